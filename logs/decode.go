@@ -1,0 +1,267 @@
+package logs
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bytedance/sonic"
+	"github.com/bytedance/sonic/decoder"
+)
+
+// This file holds every sonic call of the package. Lines are decoded into small
+// structs that carry only the fields agent-activity uses; large payloads
+// (tool inputs, tool result content) stay raw and are looked at only on demand.
+//
+// The decoder does not copy strings: decoded strings point into the line buffer,
+// which the reader reuses. Anything kept past the current line must be cloned.
+
+var lineAPI = sonic.Config{}.Froze()
+
+// rawLine is the envelope of one JSONL line, for every line kind.
+type rawLine struct {
+	Type              string      `json:"type"`
+	Subtype           string      `json:"subtype"`
+	UUID              string      `json:"uuid"`
+	SessionID         string      `json:"sessionId"`
+	Timestamp         string      `json:"timestamp"`
+	Cwd               string      `json:"cwd"`
+	GitBranch         string      `json:"gitBranch"`
+	Version           string      `json:"version"`
+	IsSidechain       bool        `json:"isSidechain"`
+	IsMeta            bool        `json:"isMeta"`
+	IsCompactSummary  bool        `json:"isCompactSummary"`
+	IsAPIErrorMessage bool        `json:"isApiErrorMessage"`
+	AgentID           string      `json:"agentId"`
+	Message           *rawMessage `json:"message"`
+
+	// summary, titles, links
+	Summary     string `json:"summary"`
+	LeafUUID    string `json:"leafUuid"`
+	AITitle     string `json:"aiTitle"`
+	CustomTitle string `json:"customTitle"`
+	PRURL       string `json:"prUrl"`
+	PRNumber    int64  `json:"prNumber"`
+	PRRepo      string `json:"prRepository"`
+
+	// cost-state (2.1.328+)
+	ModelUsage   map[string]rawModelUsage `json:"modelUsage"`
+	TotalCostUSD float64                  `json:"totalCostUSD"`
+}
+
+type rawMessage struct {
+	ID      string                 `json:"id"`
+	Model   string                 `json:"model"`
+	Role    string                 `json:"role"`
+	Content sonic.NoCopyRawMessage `json:"content"`
+	Usage   *rawUsage              `json:"usage"`
+}
+
+type rawUsage struct {
+	InputTokens              int64  `json:"input_tokens"`
+	OutputTokens             int64  `json:"output_tokens"`
+	CacheCreationInputTokens int64  `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64  `json:"cache_read_input_tokens"`
+	Speed                    string `json:"speed"`
+	CacheCreation            *struct {
+		Ephemeral5m *int64 `json:"ephemeral_5m_input_tokens"`
+		Ephemeral1h *int64 `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
+}
+
+type rawModelUsage struct {
+	InputTokens              int64 `json:"inputTokens"`
+	OutputTokens             int64 `json:"outputTokens"`
+	CacheReadInputTokens     int64 `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int64 `json:"cacheCreationInputTokens"`
+}
+
+// rawBlock is one content block of a message.
+type rawBlock struct {
+	Type      string                 `json:"type"`
+	Text      string                 `json:"text"`
+	ID        string                 `json:"id"`
+	Name      string                 `json:"name"`
+	Input     sonic.NoCopyRawMessage `json:"input"`
+	ToolUseID string                 `json:"tool_use_id"`
+	Content   sonic.NoCopyRawMessage `json:"content"`
+	IsError   bool                   `json:"is_error"`
+}
+
+// rawToolInput holds the tool input fields agent-activity reads.
+type rawToolInput struct {
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+	Path         string `json:"path"`
+	Command      string `json:"command"`
+	Description  string `json:"description"`
+	Prompt       string `json:"prompt"`
+	SubagentType string `json:"subagent_type"`
+	Todos        []struct {
+		Content    string `json:"content"`
+		Status     string `json:"status"`
+		ActiveForm string `json:"activeForm"`
+	} `json:"todos"`
+	Subject string `json:"subject"`
+	TaskID  string `json:"taskId"`
+	Status  string `json:"status"`
+}
+
+type rawAgentMeta struct {
+	AgentType   string `json:"agentType"`
+	Description string `json:"description"`
+}
+
+// decodeStatus tells how well a line decoded.
+type decodeStatus int
+
+const (
+	decodedOK      decodeStatus = iota
+	decodedDrifted              // valid JSON, but some field had an unexpected type
+	decodeFailed                // not a JSON object
+)
+
+func decodeLine(b []byte, l *rawLine) decodeStatus {
+	*l = rawLine{}
+	err := lineAPI.Unmarshal(b, l)
+	return classify(err)
+}
+
+func classify(err error) decodeStatus {
+	if err == nil {
+		return decodedOK
+	}
+	var mt *decoder.MismatchTypeError
+	if errors.As(err, &mt) {
+		return decodedDrifted
+	}
+	return decodeFailed
+}
+
+// decodeBlocks decodes message content: a JSON string becomes one text block.
+// Content that is neither is returned as nil.
+func decodeBlocks(raw []byte) []rawBlock {
+	raw = trimSpace(raw)
+	if len(raw) == 0 {
+		return nil
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if lineAPI.Unmarshal(raw, &s) != nil {
+			return nil
+		}
+		return []rawBlock{{Type: "text", Text: s}}
+	case '[':
+		var bs []rawBlock
+		if classify(lineAPI.Unmarshal(raw, &bs)) == decodeFailed {
+			return nil
+		}
+		return bs
+	}
+	return nil
+}
+
+// resultText flattens tool_result content (a string or a list of blocks) to its
+// text parts. Image and other non-text blocks are skipped.
+func resultText(raw []byte) string {
+	raw = trimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if lineAPI.Unmarshal(raw, &s) != nil {
+			return ""
+		}
+		return s
+	case '[':
+		var bs []rawBlock
+		if classify(lineAPI.Unmarshal(raw, &bs)) == decodeFailed {
+			return ""
+		}
+		var sb strings.Builder
+		for _, b := range bs {
+			if b.Type == "text" && b.Text != "" {
+				if sb.Len() > 0 {
+					sb.WriteByte('\n')
+				}
+				sb.WriteString(b.Text)
+			}
+		}
+		return sb.String()
+	}
+	return ""
+}
+
+func decodeToolInput(raw []byte) rawToolInput {
+	var in rawToolInput
+	raw = trimSpace(raw)
+	if len(raw) > 0 && raw[0] == '{' {
+		_ = lineAPI.Unmarshal(raw, &in)
+	}
+	return in
+}
+
+// compactJSON renders a raw JSON value as one line for excerpts.
+func compactJSON(raw []byte, max int) string {
+	raw = trimSpace(raw)
+	if len(raw) > max*4 {
+		raw = raw[:max*4]
+	}
+	return truncate(string(raw), max)
+}
+
+func decodeAgentMeta(b []byte) (rawAgentMeta, bool) {
+	var m rawAgentMeta
+	if classify(lineAPI.Unmarshal(b, &m)) == decodeFailed {
+		return m, false
+	}
+	return m, true
+}
+
+// Marshal encodes v with sonic; used by callers that need JSON of our own types.
+func Marshal(v any) ([]byte, error) { return sonic.ConfigStd.Marshal(v) }
+
+// Warm compiles the decoders now so the first real scan does not pay for it.
+func Warm() {
+	_ = sonic.Pretouch(reflect.TypeOf(rawLine{}))
+	_ = sonic.Pretouch(reflect.TypeOf([]rawBlock{}))
+	_ = sonic.Pretouch(reflect.TypeOf(rawToolInput{}))
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\r' || b[len(b)-1] == '\n') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// truncate cuts s to at most max runes, on a rune boundary, adding "…" when cut.
+func truncate(s string, max int) string {
+	if len(s) <= max || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return strings.ToValidUTF8(s[:i], "") + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// clip returns a copy of s cut to max runes (invalid UTF-8 repaired), safe to keep
+// after the line buffer is reused.
+func clip(s string, max int) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return strings.Clone(truncate(s, max))
+}

@@ -1,0 +1,269 @@
+package logs
+
+import (
+	"bytes"
+	"os"
+	"strings"
+)
+
+// Outcome names of a tool call.
+const (
+	OutcomeOK         = "ok"
+	OutcomeError      = "error"
+	OutcomeRejected   = "rejected"
+	OutcomePending    = "pending"
+	OutcomeInProgress = "in_progress"
+)
+
+// Outcome is the outcome of a call; live says whether its session is live.
+func (c Call) Outcome(live bool) string {
+	switch c.Result {
+	case ResultOK:
+		return OutcomeOK
+	case ResultError:
+		return OutcomeError
+	case ResultRejected:
+		return OutcomeRejected
+	}
+	if live {
+		return OutcomeInProgress
+	}
+	return OutcomePending
+}
+
+// OutcomeCounts counts calls by outcome; the five counts add up to Total.
+type OutcomeCounts struct {
+	OK, Error, Rejected, Pending, InProgress, Total int
+}
+
+// Add counts one outcome.
+func (o *OutcomeCounts) Add(outcome string) {
+	o.Total++
+	switch outcome {
+	case OutcomeOK:
+		o.OK++
+	case OutcomeError:
+		o.Error++
+	case OutcomeRejected:
+		o.Rejected++
+	case OutcomePending:
+		o.Pending++
+	case OutcomeInProgress:
+		o.InProgress++
+	}
+}
+
+// walkLines calls fn for every decodable line of a file, with its 1-based
+// line number among non-blank lines. A torn last line is not passed on.
+func walkLines(path string, fn func(lineNo int32, l *rawLine) bool) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	lr := NewLineReader(fh, 0)
+	var l rawLine
+	var n int32
+	for lr.Scan() {
+		line := lr.Line()
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		st := decodeLine(line, &l)
+		if st == decodeFailed {
+			if !lr.Torn() {
+				n++
+			}
+			continue
+		}
+		n++
+		if !fn(n, &l) {
+			break
+		}
+	}
+	return lr.Err()
+}
+
+// Entry is one line of a main transcript, reduced to what a reader needs.
+// Text fields are raw (unredacted) and clipped; callers redact before output.
+type Entry struct {
+	UUID        string
+	Type        string
+	Time        int64
+	Sidechain   bool
+	Text        string
+	ToolCalls   []EntryCall
+	ToolResults []EntryResult
+	Model       string
+	Usage       *Usage // on the first line of an API response attributed to this session
+}
+
+// EntryCall is a tool_use block of an entry.
+type EntryCall struct {
+	ID, Name string
+}
+
+// EntryResult is a tool_result block of an entry.
+type EntryResult struct {
+	ToolUseID string
+	IsError   bool
+	Text      string // clipped result text, for errors only
+}
+
+// Tail returns the last limit entries of the session's main transcript, oldest
+// first, and the number of entries in it.
+func (snap *Snapshot) Tail(s *Session, limit int) ([]Entry, int, error) {
+	if s.Main == nil {
+		return nil, 0, nil
+	}
+	owned := snap.ownedIDs(s)
+	ring := make([]Entry, 0, limit)
+	total := 0
+	seen := map[string]bool{}
+	err := walkLines(s.Main.Path, func(_ int32, l *rawLine) bool {
+		total++
+		e := Entry{UUID: strings.Clone(l.UUID), Type: strings.Clone(l.Type), Time: parseTime(l.Timestamp), Sidechain: l.IsSidechain}
+		if l.Message != nil {
+			blocks := decodeBlocks(l.Message.Content)
+			var texts []string
+			for _, b := range blocks {
+				switch b.Type {
+				case "text":
+					if t := strings.TrimSpace(b.Text); t != "" {
+						texts = append(texts, t)
+					}
+				case "tool_use":
+					e.ToolCalls = append(e.ToolCalls, EntryCall{ID: strings.Clone(b.ID), Name: clip(b.Name, 120)})
+				case "tool_result":
+					r := EntryResult{ToolUseID: strings.Clone(b.ToolUseID), IsError: b.IsError}
+					if b.IsError {
+						r.Text = clip(resultText(b.Content), 1000)
+					}
+					e.ToolResults = append(e.ToolResults, r)
+				}
+			}
+			if len(texts) > 0 {
+				e.Text = clip(strings.Join(texts, "\n"), 1000)
+			}
+			if l.Type == "assistant" {
+				e.Model = strings.Clone(l.Message.Model)
+				id := l.Message.ID
+				if id != "" && !seen[id] {
+					seen[id] = true
+					if u, ok := owned[id]; ok {
+						uu := u
+						e.Usage = &uu
+					}
+				}
+			}
+		} else if l.Type == "summary" {
+			e.Text = clip(l.Summary, 1000)
+		}
+		if len(ring) == limit {
+			copy(ring, ring[1:])
+			ring = ring[:limit-1]
+		}
+		ring = append(ring, e)
+		return true
+	})
+	return ring, total, err
+}
+
+// ownedIDs maps the message ids whose usage is attributed to s's main thread
+// to that usage.
+func (snap *Snapshot) ownedIDs(s *Session) map[string]Usage {
+	out := map[string]Usage{}
+	if s.Main == nil {
+		return out
+	}
+	ids := map[string]bool{}
+	for i := range s.Main.Messages {
+		if m := &s.Main.Messages[i]; m.ID != "" && !m.Sidechain {
+			ids[m.ID] = true
+		}
+	}
+	for _, r := range snap.Responses {
+		if r.Session == s && !r.Sidechain && r.id != "" && ids[r.id] {
+			out[r.id] = r.Usage
+		}
+	}
+	return out
+}
+
+// CallDetail is the text around one tool call, raw and clipped.
+type CallDetail struct {
+	Input      string // compact JSON of the input
+	Command    string // Bash/PowerShell command
+	ResultText string
+}
+
+// CallDetails re-reads the session's files for the named calls.
+func (snap *Snapshot) CallDetails(s *Session, ids map[string]bool) (map[string]*CallDetail, error) {
+	out := map[string]*CallDetail{}
+	for _, f := range s.Files() {
+		err := walkLines(f.Path, func(_ int32, l *rawLine) bool {
+			if l.Message == nil {
+				return true
+			}
+			if !bytes.Contains(l.Message.Content, []byte(`"tool_`)) {
+				return true
+			}
+			for _, b := range decodeBlocks(l.Message.Content) {
+				switch {
+				case b.Type == "tool_use" && ids[b.ID]:
+					d := detailFor(out, b.ID)
+					d.Input = compactJSON(b.Input, 1000)
+					if in := decodeToolInput(b.Input); in.Command != "" {
+						d.Command = clip(in.Command, 1000)
+					}
+				case b.Type == "tool_result" && ids[b.ToolUseID]:
+					d := detailFor(out, b.ToolUseID)
+					d.ResultText = clip(resultText(b.Content), 1000)
+				}
+			}
+			return true
+		})
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func detailFor(m map[string]*CallDetail, id string) *CallDetail {
+	d := m[id]
+	if d == nil {
+		d = &CallDetail{}
+		m[strings.Clone(id)] = d
+	}
+	return d
+}
+
+// CallStats counts a session's calls by outcome, per tool and per thread.
+type CallStats struct {
+	Total, Main, Sidechain OutcomeCounts
+	PerTool                map[string]*OutcomeCounts
+}
+
+// CountCalls counts every tool call of a session's files.
+func CountCalls(s *Session, live bool) CallStats {
+	st := CallStats{PerTool: map[string]*OutcomeCounts{}}
+	for _, f := range s.Files() {
+		for _, c := range f.Calls {
+			o := c.Outcome(live)
+			st.Total.Add(o)
+			if c.Sidechain {
+				st.Sidechain.Add(o)
+			} else {
+				st.Main.Add(o)
+			}
+			pt := st.PerTool[c.Name]
+			if pt == nil {
+				pt = &OutcomeCounts{}
+				st.PerTool[c.Name] = pt
+			}
+			pt.Add(o)
+		}
+	}
+	return st
+}

@@ -1,0 +1,159 @@
+package logs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// discovered is one transcript file found under a root.
+type discovered struct {
+	path, root, projectDir, project string
+	kind                            FileKind
+	sessionID, agentID              string
+	agentType, agentDesc            string
+	info                            os.FileInfo
+}
+
+// RootInfo says what a configured log root is.
+type RootInfo struct {
+	Path   string
+	Exists bool
+}
+
+// discover lists every transcript file under the roots. Unreadable folders and
+// anything that is not a transcript are skipped: discovery never fails.
+func discover(roots []string) ([]discovered, []RootInfo) {
+	var out []discovered
+	infos := make([]RootInfo, 0, len(roots))
+	for _, root := range roots {
+		real, err := filepath.EvalSymlinks(root)
+		fi, err2 := os.Stat(root)
+		if err != nil || err2 != nil || !fi.IsDir() {
+			infos = append(infos, RootInfo{Path: root, Exists: false})
+			continue
+		}
+		infos = append(infos, RootInfo{Path: root, Exists: true})
+		projects, _ := os.ReadDir(root)
+		for _, p := range projects {
+			pdir := filepath.Join(root, p.Name())
+			if !isDirInside(pdir, p, real) {
+				continue
+			}
+			out = discoverProject(out, root, real, pdir, p.Name())
+		}
+	}
+	return out, infos
+}
+
+func discoverProject(out []discovered, root, real, pdir, project string) []discovered {
+	entries, _ := os.ReadDir(pdir)
+	for _, e := range entries {
+		name := e.Name()
+		full := filepath.Join(pdir, name)
+		if strings.HasSuffix(name, ".jsonl") {
+			fi, ok := regularInside(full, e, real)
+			if !ok {
+				continue
+			}
+			stem := strings.TrimSuffix(name, ".jsonl")
+			d := discovered{path: full, root: root, projectDir: pdir, project: project, info: fi}
+			if strings.HasPrefix(stem, "agent-") {
+				d.kind, d.agentID = LegacyAgentFile, strings.TrimPrefix(stem, "agent-")
+			} else {
+				d.kind, d.sessionID = MainFile, stem
+			}
+			out = append(out, d)
+			continue
+		}
+		if !isDirInside(full, e, real) {
+			continue
+		}
+		sub := filepath.Join(full, "subagents")
+		if st, err := os.Lstat(sub); err != nil || !st.IsDir() {
+			continue
+		}
+		out = walkSubagents(out, root, real, pdir, project, name, sub, 0)
+	}
+	return out
+}
+
+// walkSubagents finds agent-*.jsonl under a session's subagents folder, at any
+// depth (workflows nest them), without following symlinks out of the root.
+func walkSubagents(out []discovered, root, real, pdir, project, sessionID, dir string, depth int) []discovered {
+	if depth > 8 {
+		return out
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		name := e.Name()
+		full := filepath.Join(dir, name)
+		if strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl") {
+			fi, ok := regularInside(full, e, real)
+			if !ok {
+				continue
+			}
+			id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
+			d := discovered{path: full, root: root, projectDir: pdir, project: project, kind: SubagentFile,
+				sessionID: sessionID, agentID: id, info: fi}
+			if b, err := readSmall(filepath.Join(dir, "agent-"+id+".meta.json"), 64<<10); err == nil {
+				if m, ok := decodeAgentMeta(b); ok {
+					d.agentType, d.agentDesc = clip(m.AgentType, 100), clip(m.Description, 300)
+				}
+			}
+			out = append(out, d)
+			continue
+		}
+		if isDirInside(full, e, real) {
+			out = walkSubagents(out, root, real, pdir, project, sessionID, full, depth+1)
+		}
+	}
+	return out
+}
+
+// isDirInside reports whether the entry is a directory, following a symlink
+// only when its target stays inside the real root.
+func isDirInside(full string, e os.DirEntry, real string) bool {
+	if e.Type()&os.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(full)
+		if err != nil || !within(target, real) {
+			return false
+		}
+		st, err := os.Stat(target)
+		return err == nil && st.IsDir()
+	}
+	return e.IsDir()
+}
+
+func regularInside(full string, e os.DirEntry, real string) (os.FileInfo, bool) {
+	if e.Type()&os.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(full)
+		if err != nil || !within(target, real) {
+			return nil, false
+		}
+	}
+	fi, err := os.Stat(full)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	return fi, true
+}
+
+func within(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func readSmall(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, max)
+	n, err := f.Read(buf)
+	if n > 0 {
+		return buf[:n], nil
+	}
+	return nil, err
+}

@@ -1,0 +1,375 @@
+package logs
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agent-activity/agent-activity/pricing"
+)
+
+// Snapshot is an immutable view of the whole history at one moment: every
+// file summary grouped into sessions, with usage deduplicated across files.
+// Tools read it concurrently; nothing in it is mutated after buildSnapshot.
+type Snapshot struct {
+	Roots     []RootInfo
+	Files     []*FileSummary
+	Sessions  []*Session // most recently active first
+	Responses []Response // every API response once, attributed to one session
+	Pricing   *pricing.Table
+	cfg       Config
+}
+
+// Session is a trunk session id with its subagent files.
+type Session struct {
+	ID         string
+	Key        string // project folder + id: the same id under two folders is two sessions
+	Root       string
+	ProjectDir string
+	Project    string
+	Main       *FileSummary // nil when only subagent files exist
+	Subagents  []*FileSummary
+
+	Repo      string
+	Cwd       string
+	GitBranch string
+	Title     string
+	Start     int64
+	End       int64
+	ModTime   time.Time
+
+	MessageCount int
+	APIErrors    int
+	Unverified   bool
+	CostState    *CostState
+
+	Usage SessionUsage
+}
+
+// Files returns the main file (if any) followed by the subagent files.
+func (s *Session) Files() []*FileSummary {
+	out := make([]*FileSummary, 0, 1+len(s.Subagents))
+	if s.Main != nil {
+		out = append(out, s.Main)
+	}
+	return append(out, s.Subagents...)
+}
+
+// FirstPrompt is the first human prompt of the main thread, unredacted.
+func (s *Session) FirstPrompt() string {
+	if s.Main == nil {
+		return ""
+	}
+	return s.Main.FirstPrompt
+}
+
+// IsLive reports whether the newest file of the session changed within the window.
+func (s *Session) IsLive(now time.Time, window time.Duration) bool {
+	return now.Sub(s.ModTime) <= window
+}
+
+// SkippedLines counts undecodable lines; a torn last line counts only when the
+// session is not live (a live one is still being written).
+func (s *Session) SkippedLines(live bool) int {
+	n := 0
+	for _, f := range s.Files() {
+		n += f.Skipped
+		if f.Torn && !live {
+			n++
+		}
+	}
+	return n
+}
+
+// SchemaStatus is "verified" or "unverified" (drifted lines, no envelope, no cwd).
+func (s *Session) SchemaStatus() string {
+	if s.Unverified {
+		return "unverified"
+	}
+	return "verified"
+}
+
+// Tally is token usage plus its cost.
+type Tally struct {
+	Usage
+	Cost pricing.Tally
+}
+
+func (t *Tally) add(p *pricing.Table, model string, u Usage) {
+	t.Usage.Add(u)
+	t.Cost.Add(p, model, pricing.Usage{Input: u.Input, Output: u.Output, CacheCreate5m: u.CacheCreate5m,
+		CacheCreate1h: u.CacheCreate1h, CacheRead: u.CacheRead, Fast: u.Fast})
+}
+
+// Merge adds o into t.
+func (t *Tally) Merge(o Tally) {
+	t.Usage.Add(o.Usage)
+	t.Cost.Merge(o.Cost)
+}
+
+// SessionUsage is a session's usage split by thread and by model.
+type SessionUsage struct {
+	Total     Tally
+	Main      Tally
+	Sidechain Tally
+	ByModel   map[string]*Tally
+}
+
+// Response is one deduplicated API response.
+type Response struct {
+	id        string
+	Session   *Session
+	Time      int64
+	Model     string
+	Usage     Usage
+	Sidechain bool
+}
+
+// claim is the global record of one message id.
+type claim struct {
+	id      string
+	session *Session
+	main    bool  // some copy in the owning session is on the main thread
+	time    int64 // time of the first copy in the owning session
+	model   string
+	usage   Usage // the copy with the largest output_tokens anywhere
+}
+
+func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) *Snapshot {
+	snap := &Snapshot{Roots: roots, Pricing: cfg.Pricing, cfg: cfg}
+	bySession := map[string]*Session{}
+	var order []*FileSummary
+	for _, f := range files {
+		order = append(order, f)
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].Path < order[j].Path })
+	snap.Files = order
+	for _, f := range order {
+		sid := f.SessionID
+		if sid == "" {
+			// A legacy agent file with no sessionId in any line: its own session.
+			sid = "agent-" + f.AgentID
+		}
+		key := f.ProjectDir + string(filepath.Separator) + sid
+		s := bySession[key]
+		if s == nil {
+			s = &Session{ID: sid, Key: key, Root: f.Root, ProjectDir: f.ProjectDir, Project: f.Project}
+			bySession[key] = s
+		}
+		if f.Kind == MainFile {
+			s.Main = f
+		} else {
+			s.Subagents = append(s.Subagents, f)
+		}
+	}
+	for _, s := range bySession {
+		finishSession(s)
+		snap.Sessions = append(snap.Sessions, s)
+	}
+	// Deduplicate across files: sessions in order of start, main file first.
+	sort.Slice(snap.Sessions, func(i, j int) bool {
+		a, b := snap.Sessions[i], snap.Sessions[j]
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return a.Key < b.Key
+	})
+	claims := map[string]*claim{}
+	var order2 []*claim
+	for _, s := range snap.Sessions {
+		for _, f := range s.Files() {
+			for i := range f.Messages {
+				m := &f.Messages[i]
+				if m.ID == "" {
+					snap.Responses = append(snap.Responses, Response{Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+					continue
+				}
+				c := claims[m.ID]
+				if c == nil {
+					c = &claim{id: m.ID, session: s, main: !m.Sidechain, time: m.Time, model: m.Model, usage: m.Usage}
+					claims[m.ID] = c
+					order2 = append(order2, c)
+					continue
+				}
+				if c.session == s && !m.Sidechain {
+					c.main = true
+				}
+				if m.Usage.Output >= c.usage.Output {
+					c.usage = m.Usage
+					if m.Model != "" {
+						c.model = m.Model
+					}
+				}
+			}
+		}
+	}
+	for _, c := range order2 {
+		snap.Responses = append(snap.Responses, Response{id: c.id, Session: c.session, Time: c.time, Model: c.model, Usage: c.usage, Sidechain: !c.main})
+	}
+	sort.SliceStable(snap.Responses, func(i, j int) bool { return snap.Responses[i].Time < snap.Responses[j].Time })
+	for i := range snap.Responses {
+		r := &snap.Responses[i]
+		u := &r.Session.Usage
+		if u.ByModel == nil {
+			u.ByModel = map[string]*Tally{}
+		}
+		u.Total.add(cfg.Pricing, r.Model, r.Usage)
+		if r.Sidechain {
+			u.Sidechain.add(cfg.Pricing, r.Model, r.Usage)
+		} else {
+			u.Main.add(cfg.Pricing, r.Model, r.Usage)
+		}
+		t := u.ByModel[r.Model]
+		if t == nil {
+			t = &Tally{}
+			u.ByModel[r.Model] = t
+		}
+		t.add(cfg.Pricing, r.Model, r.Usage)
+	}
+	sort.Slice(snap.Sessions, func(i, j int) bool {
+		a, b := snap.Sessions[i], snap.Sessions[j]
+		if a.End != b.End {
+			return a.End > b.End
+		}
+		return a.Key < b.Key
+	})
+	return snap
+}
+
+func finishSession(s *Session) {
+	sort.Slice(s.Subagents, func(i, j int) bool { return s.Subagents[i].Path < s.Subagents[j].Path })
+	for _, f := range s.Files() {
+		if f.Start != 0 && (s.Start == 0 || f.Start < s.Start) {
+			s.Start = f.Start
+		}
+		if f.End > s.End {
+			s.End = f.End
+		}
+		if f.ModTime.After(s.ModTime) {
+			s.ModTime = f.ModTime
+		}
+		s.APIErrors += f.APIErrors
+		if f.Drift {
+			s.Unverified = true
+		}
+	}
+	cwdFrom := s.Main
+	if s.Main != nil {
+		s.MessageCount = s.Main.HumanPrompts + s.Main.MainAssistantIDs
+		s.GitBranch = s.Main.GitBranch
+		s.CostState = s.Main.CostState
+		if !s.Main.SawEnvelope {
+			s.Unverified = true
+		}
+	}
+	s.Cwd = ""
+	if cwdFrom != nil && cwdFrom.Cwd != "" {
+		s.Cwd = cwdFrom.Cwd
+	} else {
+		for _, f := range s.Subagents {
+			if f.Cwd != "" {
+				s.Cwd = f.Cwd
+				break
+			}
+		}
+	}
+	if s.Cwd != "" {
+		s.Repo = lastElem(s.Cwd)
+	} else {
+		s.Repo = decodeProjectName(s.Project)
+		s.Unverified = true
+	}
+	if s.GitBranch == "" {
+		for _, f := range s.Subagents {
+			if f.GitBranch != "" {
+				s.GitBranch = f.GitBranch
+			}
+		}
+	}
+	s.Title = sessionTitle(s)
+}
+
+// sessionTitle: the last custom-title, else the last ai-title, else a summary
+// line of the session's own files whose leafUuid is a line of this session,
+// else the first prompt.
+func sessionTitle(s *Session) string {
+	if s.Main == nil {
+		return ""
+	}
+	if s.Main.CustomTitle != "" {
+		return s.Main.CustomTitle
+	}
+	if s.Main.AITitle != "" {
+		return s.Main.AITitle
+	}
+	for i := len(s.Main.Summaries) - 1; i >= 0; i-- {
+		if s.Main.HasUUID(s.Main.Summaries[i].Leaf) {
+			return s.Main.Summaries[i].Text
+		}
+	}
+	return s.Main.FirstPrompt
+}
+
+// lastElem returns the last path element of a POSIX or Windows path.
+func lastElem(p string) string {
+	p = strings.TrimRight(p, `/\`)
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		p = p[i+1:]
+	}
+	if p == "" || strings.HasSuffix(p, ":") {
+		return p
+	}
+	return p
+}
+
+// decodeProjectName guesses a repo name from an encoded project folder. The
+// encoding is lossy ('/', '.', '_' all became '-'), so this is the text after
+// the last '-' run that likely was a separator: we take the whole tail after
+// the last "--" or the last path-like segment.
+func decodeProjectName(project string) string {
+	p := strings.Trim(project, "-")
+	if p == "" {
+		return project
+	}
+	if i := strings.LastIndex(p, "-"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// Now is the snapshot's clock reading.
+func (snap *Snapshot) Now() time.Time { return snap.cfg.Now() }
+
+// Config returns the configuration the snapshot was built with.
+func (snap *Snapshot) Config() Config { return snap.cfg }
+
+// CoverageFrom is the oldest activity on disk (zero time when none).
+func (snap *Snapshot) CoverageFrom() time.Time {
+	var min int64
+	for _, s := range snap.Sessions {
+		if s.Start != 0 && (min == 0 || s.Start < min) {
+			min = s.Start
+		}
+	}
+	if min == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(min).UTC()
+}
+
+// IsLive reports whether s is live at the snapshot's clock.
+func (snap *Snapshot) IsLive(s *Session) bool { return s.IsLive(snap.cfg.Now(), snap.cfg.LiveWindow) }
+
+// RootsMissing reports whether no configured root exists.
+func (snap *Snapshot) RootsMissing() bool {
+	for _, r := range snap.Roots {
+		if r.Exists {
+			return false
+		}
+	}
+	return true
+}
+
+// AddUsage adds one response's usage, priced with p.
+func (t *Tally) AddUsage(p *pricing.Table, model string, u Usage) { t.add(p, model, u) }

@@ -1,0 +1,177 @@
+package logs
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/agent-activity/agent-activity/pricing"
+)
+
+// Config is everything the logs package needs from its caller. Nothing below
+// main reads the environment or the home directory.
+type Config struct {
+	Roots           []string
+	LiveWindow      time.Duration
+	Now             func() time.Time
+	Location        *time.Location
+	Pricing         *pricing.Table
+	CallerSessionID string
+}
+
+// Store keeps a summary of every transcript file in memory, keyed by path and
+// checked against (size, mtime) on every look; a file that grew is read only
+// from where the last look stopped. It is safe for concurrent use.
+type Store struct {
+	cfg Config
+
+	mu    sync.Mutex // serialises refreshes
+	files map[string]*FileSummary
+	snap  *Snapshot
+}
+
+// NewStore returns an empty store; nothing is read until the first Snapshot.
+func NewStore(cfg Config) *Store {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Location == nil {
+		cfg.Location = time.UTC
+	}
+	if cfg.LiveWindow <= 0 {
+		cfg.LiveWindow = 10 * time.Minute
+	}
+	return &Store{cfg: cfg, files: map[string]*FileSummary{}}
+}
+
+// Config returns the store's configuration.
+func (s *Store) Config() Config { return s.cfg }
+
+// Progress receives (done, total) file counts during a refresh.
+type Progress func(done, total int)
+
+// Snapshot brings the summaries up to date with the disk and returns an
+// immutable view of the whole history. When nothing changed since the last
+// call, the previous snapshot is returned as is.
+func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	found, roots := discover(s.cfg.Roots)
+	var work []*FileSummary
+	next := make(map[string]*FileSummary, len(found))
+	changed := len(found) != len(s.files)
+	for _, d := range found {
+		old := s.files[d.path]
+		switch {
+		case old != nil && old.Size == d.info.Size() && old.ModTime.Equal(d.info.ModTime()):
+			next[d.path] = old
+		case old != nil && d.info.Size() >= old.Offset && sameStart(old, d.path):
+			c := old.clone()
+			c.AgentType, c.AgentDesc = d.agentType, d.agentDesc
+			next[d.path] = c
+			work = append(work, c)
+			changed = true
+		default:
+			fs := newFileSummary(d)
+			next[d.path] = fs
+			work = append(work, fs)
+			changed = true
+		}
+	}
+	if err := scanAll(ctx, work, found, progress); err != nil {
+		return nil, err
+	}
+	if !changed && s.snap != nil && rootsEqual(s.snap.Roots, roots) {
+		return s.snap, nil
+	}
+	s.files = next
+	s.snap = buildSnapshot(s.cfg, next, roots)
+	return s.snap, nil
+}
+
+func rootsEqual(a, b []RootInfo) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// sameStart guards against a file replaced by another of larger size: the
+// first bytes must be those we read before.
+func sameStart(old *FileSummary, path string) bool {
+	if old.Offset == 0 {
+		return true
+	}
+	return len(old.head) == 0 || headEqual(path, old.head)
+}
+
+func headEqual(path string, head []byte) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, len(head))
+	n, _ := f.Read(buf)
+	return n == len(head) && string(buf) == string(head)
+}
+
+// scanAll reads the queued files in parallel, largest first.
+func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progress Progress) error {
+	if len(work) == 0 {
+		return nil
+	}
+	infos := make(map[string]os.FileInfo, len(found))
+	for _, d := range found {
+		infos[d.path] = d.info
+	}
+	sort.Slice(work, func(i, j int) bool {
+		return infos[work[i].Path].Size()-work[i].Offset > infos[work[j].Path].Size()-work[j].Offset
+	})
+	jobs := make(chan *FileSummary)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	workers := runtime.GOMAXPROCS(0)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				if err := f.scanFile(infos[f.Path]); err != nil {
+					// Unreadable now (deleted, permission): keep what we have, flagged.
+					f.Drift = true
+					f.ReadError = err.Error()
+				}
+				f.captureHead()
+				mu.Lock()
+				done++
+				if progress != nil {
+					progress(done, len(work))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, f := range work {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- f
+	}
+	close(jobs)
+	wg.Wait()
+	return ctx.Err()
+}

@@ -1,0 +1,44 @@
+package tools
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/agent-activity/agent-activity/logs"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+type progressKey struct{}
+
+func withProgress(ctx context.Context, token mcp.ProgressToken) context.Context {
+	return context.WithValue(ctx, progressKey{}, token)
+}
+
+// progressFrom returns a reporter that sends MCP progress notifications for
+// the request in ctx, throttled, or nil when the client did not ask. Progress
+// is best effort: mcp-go may deliver it after the result or drop it.
+func progressFrom(ctx context.Context) logs.Progress {
+	token, ok := ctx.Value(progressKey{}).(mcp.ProgressToken)
+	if !ok || token == nil {
+		return nil
+	}
+	srv := server.ServerFromContext(ctx)
+	if srv == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	var last time.Time
+	return func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if done < total && time.Since(last) < 100*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+			"progressToken": token, "progress": done, "total": total, "message": "reading transcripts",
+		})
+	}
+}

@@ -1,0 +1,14 @@
+package tools
+
+import "github.com/agent-activity/agent-activity/pricing"
+
+const costBasis = pricing.CostBasis
+
+// All returns every tool, in the order they are listed to clients.
+func All(d Deps) []Spec {
+	return []Spec{
+		ListRecentSessions(d),
+		TailAgentLog(d),
+		SummarizeToolCalls(d),
+	}
+}

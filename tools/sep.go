@@ -1,0 +1,5 @@
+package tools
+
+import "os"
+
+const listSeparator = os.PathListSeparator

@@ -1,0 +1,115 @@
+package tools
+
+import (
+	"context"
+	"strings"
+
+	"github.com/agent-activity/agent-activity/logs"
+	"github.com/agent-activity/agent-activity/pricing"
+)
+
+// ListSessionsArgs are the arguments of list_recent_sessions.
+type ListSessionsArgs struct {
+	Limit *int   `json:"limit,omitempty" jsonschema:"how many sessions to return, 1..200 (default 20)"`
+	Repo  string `json:"repo,omitempty" jsonschema:"case-insensitive substring of the repo name or cwd"`
+	Since string `json:"since,omitempty" jsonschema:"only sessions active at or after this time: RFC 3339, a date (2026-11-28), today, yesterday, or a duration back from now (24h, 7d)"`
+	Until string `json:"until,omitempty" jsonschema:"only sessions active before this time (a date means through that whole day); same forms as since"`
+}
+
+// SessionItem is one session in a list.
+type SessionItem struct {
+	SessionID     string            `json:"session_id"`
+	Repo          string            `json:"repo"`
+	Cwd           string            `json:"cwd"`
+	GitBranch     string            `json:"git_branch"`
+	Title         string            `json:"title"`
+	Start         string            `json:"start"`
+	End           string            `json:"end"`
+	MessageCount  int               `json:"message_count"`
+	SubagentCount int               `json:"subagent_count"`
+	APIErrors     int               `json:"api_errors"`
+	IsLive        bool              `json:"is_live"`
+	SchemaStatus  string            `json:"schema_status"`
+	SkippedLines  int               `json:"skipped_lines"`
+	FirstPrompt   string            `json:"first_prompt"`
+	Usage         SessionUsageBlock `json:"usage"`
+}
+
+// ListSessionsOut is the answer of list_recent_sessions.
+type ListSessionsOut struct {
+	Sessions     []SessionItem `json:"sessions"`
+	TotalMatched int           `json:"total_matched"`
+	Truncated    bool          `json:"truncated"`
+	LogRoot      string        `json:"log_root"`
+	LogRootNote  string        `json:"log_root_note,omitempty" jsonschema:"set when no configured log root exists"`
+	CoverageFrom string        `json:"coverage_from" jsonschema:"oldest activity still on disk"`
+	CostBasis    string        `json:"cost_basis"`
+}
+
+// ListRecentSessions is the list_recent_sessions tool.
+func ListRecentSessions(d Deps) Spec {
+	return define("list_recent_sessions", "List recent sessions",
+		"Lists Claude Code sessions on this machine, most recently active first, with repo, branch, title, "+
+			"start/end, message and subagent counts, API errors, liveness and token usage with estimated cost. "+
+			"Use it first to find a session id for tail_agent_log, summarize_tool_calls or session_recap."+dataNotice,
+		[]bound{intBound[ListSessionsArgs]("limit", 1, 200, 20, func(a *ListSessionsArgs) *int { return a.Limit })},
+		func(ctx context.Context, a ListSessionsArgs) (ListSessionsOut, error) {
+			snap, err := d.snapshot(ctx)
+			if err != nil {
+				return ListSessionsOut{}, err
+			}
+			cfg := snap.Config()
+			tr, err := logs.ParseTimeRange(a.Since, a.Until, snap.Now(), cfg.Location)
+			if err != nil {
+				return ListSessionsOut{}, err
+			}
+			limit := intOr(a.Limit, 20)
+			out := ListSessionsOut{Sessions: []SessionItem{}, LogRoot: rootsString(snap), LogRootNote: rootNote(snap),
+				CoverageFrom: rfcTime(snap.CoverageFrom()), CostBasis: pricing.CostBasis}
+			for _, s := range snap.Sessions {
+				if !matchRepo(s, a.Repo) || !tr.Overlaps(s.Start, s.End) {
+					continue
+				}
+				out.TotalMatched++
+				if len(out.Sessions) < limit {
+					out.Sessions = append(out.Sessions, sessionItem(snap, s))
+				}
+			}
+			out.Truncated = out.TotalMatched > len(out.Sessions)
+			return out, nil
+		})
+}
+
+func sessionItem(snap *logs.Snapshot, s *logs.Session) SessionItem {
+	live := snap.IsLive(s)
+	return SessionItem{
+		SessionID: s.ID, Repo: s.Repo, Cwd: s.Cwd, GitBranch: s.GitBranch, Title: text(s.Title, 200),
+		Start: rfc(s.Start), End: rfc(s.End), MessageCount: s.MessageCount, SubagentCount: len(s.Subagents),
+		APIErrors: s.APIErrors, IsLive: live, SchemaStatus: s.SchemaStatus(), SkippedLines: s.SkippedLines(live),
+		FirstPrompt: text(s.FirstPrompt(), 200), Usage: sessionUsage(s.Usage),
+	}
+}
+
+// matchRepo: repo is a case-insensitive substring of the repo name or the cwd.
+func matchRepo(s *logs.Session, repo string) bool {
+	if repo == "" {
+		return true
+	}
+	r := strings.ToLower(repo)
+	return strings.Contains(strings.ToLower(s.Repo), r) || strings.Contains(strings.ToLower(s.Cwd), r)
+}
+
+func rootsString(snap *logs.Snapshot) string {
+	var parts []string
+	for _, r := range snap.Roots {
+		parts = append(parts, r.Path)
+	}
+	return strings.Join(parts, string(listSeparator))
+}
+
+func rootNote(snap *logs.Snapshot) string {
+	if !snap.RootsMissing() {
+		return ""
+	}
+	return "the log root does not exist: " + rootsString(snap) + " (set AGENT_ACTIVITY_LOG_ROOT)"
+}

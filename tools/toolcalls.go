@@ -1,0 +1,139 @@
+package tools
+
+import (
+	"context"
+	"sort"
+
+	"github.com/agent-activity/agent-activity/logs"
+)
+
+// ToolCallsArgs are the arguments of summarize_tool_calls.
+type ToolCallsArgs struct {
+	Session string `json:"session" jsonschema:"session id, a unique prefix of at least 4 characters, or \"latest\" (here including the caller's own session)"`
+	Cwd     string `json:"cwd,omitempty" jsonschema:"the caller's working directory, to tell which live session is the caller's own"`
+}
+
+// OutcomeBlock counts calls by outcome; the five counts add up to total.
+type OutcomeBlock struct {
+	OK         int `json:"ok"`
+	Error      int `json:"error"`
+	Rejected   int `json:"rejected"`
+	Pending    int `json:"pending"`
+	InProgress int `json:"in_progress"`
+	Total      int `json:"total"`
+}
+
+// FailingCall is one call that ended in error or was rejected.
+type FailingCall struct {
+	ToolUseID    string `json:"tool_use_id"`
+	ToolName     string `json:"tool_name"`
+	Status       string `json:"status" jsonschema:"error or rejected"`
+	Timestamp    string `json:"timestamp"`
+	Source       string `json:"source" jsonschema:"main or sidechain"`
+	SessionID    string `json:"session_id"`
+	InputExcerpt string `json:"input_excerpt"`
+	ErrorExcerpt string `json:"error_excerpt"`
+}
+
+// ToolCallsOut is the answer of summarize_tool_calls.
+type ToolCallsOut struct {
+	SessionID       string                  `json:"session_id"`
+	Repo            string                  `json:"repo"`
+	SchemaStatus    string                  `json:"schema_status"`
+	IsLiveSession   bool                    `json:"is_live_session"`
+	PerTool         map[string]OutcomeBlock `json:"per_tool"`
+	Totals          OutcomeBlock            `json:"totals"`
+	BySource        map[string]OutcomeBlock `json:"by_source"`
+	FailingCalls    []FailingCall           `json:"failing_calls"`
+	FailingTotal    int                     `json:"failing_total"`
+	FailingTruncate bool                    `json:"failing_truncated" jsonschema:"true when more failing calls exist than are listed (the newest are kept)"`
+	Usage           SessionUsageBlock       `json:"usage"`
+	CostBasis       string                  `json:"cost_basis"`
+}
+
+const maxFailing = 50
+
+// SummarizeToolCalls is the summarize_tool_calls tool.
+func SummarizeToolCalls(d Deps) Spec {
+	return define("summarize_tool_calls", "Summarize tool calls",
+		"Counts one session's tool calls per tool and by source (main thread or subagents) with outcomes "+
+			"ok / error / rejected (stopped by the user) / pending / in_progress, lists the failing calls with "+
+			"redacted input and error excerpts, and gives the session's usage. Use it to see why calls failed."+dataNotice,
+		nil,
+		func(ctx context.Context, a ToolCallsArgs) (ToolCallsOut, error) {
+			snap, s, err := d.resolve(ctx, a.Session, logs.ResolveOptions{IncludeCurrent: true, Cwd: a.Cwd})
+			if err != nil {
+				return ToolCallsOut{}, err
+			}
+			live := snap.IsLive(s)
+			st := logs.CountCalls(s, live)
+			out := ToolCallsOut{SessionID: s.ID, Repo: s.Repo, SchemaStatus: s.SchemaStatus(), IsLiveSession: live,
+				PerTool: map[string]OutcomeBlock{}, BySource: map[string]OutcomeBlock{
+					"main": outcomeBlock(st.Main), "sidechain": outcomeBlock(st.Sidechain)},
+				Totals: outcomeBlock(st.Total), FailingCalls: []FailingCall{}, Usage: sessionUsage(s.Usage), CostBasis: costBasis}
+			for name, c := range st.PerTool {
+				out.PerTool[name] = outcomeBlock(*c)
+			}
+			fc, err := failingCalls(snap, s, live, maxFailing)
+			if err != nil {
+				return ToolCallsOut{}, err
+			}
+			out.FailingCalls, out.FailingTotal = fc.list, fc.total
+			out.FailingTruncate = fc.total > len(fc.list)
+			return out, nil
+		})
+}
+
+func outcomeBlock(c logs.OutcomeCounts) OutcomeBlock {
+	return OutcomeBlock{OK: c.OK, Error: c.Error, Rejected: c.Rejected, Pending: c.Pending, InProgress: c.InProgress, Total: c.Total}
+}
+
+type failing struct {
+	list  []FailingCall
+	total int
+}
+
+// failingCalls lists the newest max failing calls of a session, with excerpts.
+func failingCalls(snap *logs.Snapshot, s *logs.Session, live bool, max int) (failing, error) {
+	type ref struct {
+		c   logs.Call
+		out string
+	}
+	var refs []ref
+	for _, f := range s.Files() {
+		for _, c := range f.Calls {
+			if o := c.Outcome(live); o == logs.OutcomeError || o == logs.OutcomeRejected {
+				refs = append(refs, ref{c, o})
+			}
+		}
+	}
+	sort.SliceStable(refs, func(i, j int) bool { return refs[i].c.Time < refs[j].c.Time })
+	res := failing{total: len(refs), list: []FailingCall{}}
+	if len(refs) > max {
+		refs = refs[len(refs)-max:]
+	}
+	ids := map[string]bool{}
+	for _, r := range refs {
+		ids[r.c.ID] = true
+	}
+	details, err := snap.CallDetails(s, ids)
+	if err != nil {
+		return res, err
+	}
+	for _, r := range refs {
+		fc := FailingCall{ToolUseID: r.c.ID, ToolName: r.c.Name, Status: r.out, Timestamp: rfc(r.c.Time),
+			Source: source(r.c.Sidechain), SessionID: s.ID}
+		if dt := details[r.c.ID]; dt != nil {
+			fc.InputExcerpt, fc.ErrorExcerpt = text(dt.Input, 300), text(dt.ResultText, 300)
+		}
+		res.list = append(res.list, fc)
+	}
+	return res, nil
+}
+
+func source(sidechain bool) string {
+	if sidechain {
+		return "sidechain"
+	}
+	return "main"
+}
