@@ -119,6 +119,7 @@ type SessionUsage struct {
 // Response is one deduplicated API response.
 type Response struct {
 	id        string
+	File      *FileSummary // the file of the first copy in the owning session
 	Session   *Session
 	Time      int64
 	Model     string
@@ -129,6 +130,7 @@ type Response struct {
 // claim is the global record of one message id.
 type claim struct {
 	id      string
+	file    *FileSummary
 	session *Session
 	main    bool  // some copy in the owning session is on the main thread
 	time    int64 // time of the first copy in the owning session
@@ -182,18 +184,18 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 			for i := range f.Messages {
 				m := &f.Messages[i]
 				if m.ID == "" {
-					snap.Responses = append(snap.Responses, Response{Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+					snap.Responses = append(snap.Responses, Response{File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
 					continue
 				}
 				c := claims[m.ID]
 				if c == nil {
-					c = &claim{id: m.ID, session: s, main: !m.Sidechain, time: m.Time, model: m.Model, usage: m.Usage}
+					c = &claim{id: m.ID, file: f, session: s, main: !m.Sidechain, time: m.Time, model: m.Model, usage: m.Usage}
 					claims[m.ID] = c
 					order2 = append(order2, c)
 					continue
 				}
-				if c.session == s && !m.Sidechain {
-					c.main = true
+				if c.session == s && !m.Sidechain && !c.main {
+					c.main, c.file = true, f
 				}
 				if m.Usage.Output >= c.usage.Output {
 					c.usage = m.Usage
@@ -205,7 +207,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		}
 	}
 	for _, c := range order2 {
-		snap.Responses = append(snap.Responses, Response{id: c.id, Session: c.session, Time: c.time, Model: c.model, Usage: c.usage, Sidechain: !c.main})
+		snap.Responses = append(snap.Responses, Response{id: c.id, File: c.file, Session: c.session, Time: c.time, Model: c.model, Usage: c.usage, Sidechain: !c.main})
 	}
 	sort.SliceStable(snap.Responses, func(i, j int) bool { return snap.Responses[i].Time < snap.Responses[j].Time })
 	for i := range snap.Responses {

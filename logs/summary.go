@@ -154,6 +154,7 @@ type FileSummary struct {
 
 	Calls   []Call
 	callIdx map[string]int32
+	orphans map[string]ResultState // results seen before their call (lines are not in order)
 
 	Summaries   []SummaryLine
 	uuids       map[uint64]struct{}
@@ -218,6 +219,7 @@ func (f *FileSummary) clone() *FileSummary {
 	c.PRLinks = append([]string(nil), f.PRLinks...)
 	c.msgIdx = cloneMap(f.msgIdx)
 	c.callIdx = cloneMap(f.callIdx)
+	c.orphans = cloneMap(f.orphans)
 	c.uuids = cloneMap(f.uuids)
 	c.apiErrIDs = cloneMap(f.apiErrIDs)
 	c.mainIDs = cloneMap(f.mainIDs)
@@ -421,6 +423,10 @@ func (f *FileSummary) foldAssistant(l *rawLine, ts int64, sidechain bool, lineNo
 				c.Path, c.Action = clip(p, 1000), act
 			}
 		}
+		if st, ok := f.orphans[c.ID]; ok {
+			c.Result = st
+			delete(f.orphans, c.ID)
+		}
 		f.callIdx[c.ID] = int32(len(f.Calls))
 		f.Calls = append(f.Calls, c)
 		f.ToolCounts[c.Name]++
@@ -447,15 +453,18 @@ func (f *FileSummary) foldUser(l *rawLine, sidechain bool) {
 			continue
 		}
 		hasResult = true
-		i, ok := f.callIdx[b.ToolUseID]
-		if !ok {
-			continue
-		}
 		st := ResultOK
 		if b.IsError {
 			st = classifyError(resultText(b.Content))
 		}
-		f.Calls[i].Result = st
+		if i, ok := f.callIdx[b.ToolUseID]; ok {
+			f.Calls[i].Result = st
+		} else if b.ToolUseID != "" {
+			if f.orphans == nil {
+				f.orphans = map[string]ResultState{}
+			}
+			f.orphans[strings.Clone(b.ToolUseID)] = st
+		}
 	}
 	if sidechain || hasResult {
 		return

@@ -10,5 +10,11 @@ func All(d Deps) []Spec {
 		ListRecentSessions(d),
 		TailAgentLog(d),
 		SummarizeToolCalls(d),
+		SessionRecap(d),
+		SearchTranscripts(d),
+		FileActivity(d),
+		UsageReport(d),
+		PacingWindow(d),
+		CoverageStats(d),
 	}
 }

@@ -67,7 +67,7 @@ func ListRecentSessions(d Deps) Spec {
 			out := ListSessionsOut{Sessions: []SessionItem{}, LogRoot: rootsString(snap), LogRootNote: rootNote(snap),
 				CoverageFrom: rfcTime(snap.CoverageFrom()), CostBasis: pricing.CostBasis}
 			for _, s := range snap.Sessions {
-				if !matchRepo(s, a.Repo) || !tr.Overlaps(s.Start, s.End) {
+				if !logs.MatchRepo(s, a.Repo) || !tr.Overlaps(s.Start, s.End) {
 					continue
 				}
 				out.TotalMatched++
@@ -88,15 +88,6 @@ func sessionItem(snap *logs.Snapshot, s *logs.Session) SessionItem {
 		APIErrors: s.APIErrors, IsLive: live, SchemaStatus: s.SchemaStatus(), SkippedLines: s.SkippedLines(live),
 		FirstPrompt: text(s.FirstPrompt(), 200), Usage: sessionUsage(s.Usage),
 	}
-}
-
-// matchRepo: repo is a case-insensitive substring of the repo name or the cwd.
-func matchRepo(s *logs.Session, repo string) bool {
-	if repo == "" {
-		return true
-	}
-	r := strings.ToLower(repo)
-	return strings.Contains(strings.ToLower(s.Repo), r) || strings.Contains(strings.ToLower(s.Cwd), r)
 }
 
 func rootsString(snap *logs.Snapshot) string {

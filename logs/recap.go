@@ -1,0 +1,251 @@
+package logs
+
+import (
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Recap is the raw material of a handoff note for one session. Text is raw
+// (unredacted) and clipped; the tools layer redacts and bounds it.
+type Recap struct {
+	Prompts      []string // every human prompt of the main thread, oldest first (clipped, at most the last 6 kept)
+	PromptCount  int
+	FinalText    string // the last assistant text on the main thread
+	FinalTime    int64
+	Files        []FileChange
+	Commands     []Command // the last Bash/PowerShell commands, oldest first
+	CommandTotal int
+	Todos        []Todo // open items of the last todo list
+	TodoSource   string // "TodoWrite", "tasks" or ""
+	Summaries    []string
+	Compactions  int
+	Subagents    []SubagentRecap
+	PRLinks      []string
+}
+
+// FileChange is a file edited or written in a session.
+type FileChange struct {
+	Path  string
+	Tools []string
+	Count int
+	Last  int64
+}
+
+// Command is a shell command run by a session.
+type Command struct {
+	ToolUseID string
+	Text      string
+	Outcome   string
+	Time      int64
+	Sidechain bool
+}
+
+// Todo is one open item of a todo list.
+type Todo struct {
+	Text   string
+	Status string
+}
+
+// SubagentRecap describes one subagent file.
+type SubagentRecap struct {
+	File        string // relative to the log root
+	AgentID     string
+	AgentType   string
+	Description string
+	FirstPrompt string
+	Usage       Tally
+}
+
+const maxRecapCommands = 20
+
+// Recap gathers the handoff material of s: one pass over its main file, the
+// first prompt of each subagent file, and the summaries already in memory.
+func (snap *Snapshot) Recap(s *Session) (*Recap, error) {
+	live := snap.IsLive(s)
+	r := &Recap{}
+	// Files changed and commands come from every file of the session.
+	files := map[string]*FileChange{}
+	var shellIDs []Call
+	for _, f := range s.Files() {
+		for _, c := range f.Calls {
+			if c.Action == ActionEdit || c.Action == ActionWrite {
+				fc := files[c.Path]
+				if fc == nil {
+					fc = &FileChange{Path: c.Path}
+					files[c.Path] = fc
+				}
+				fc.Count++
+				if !contains(fc.Tools, c.Name) {
+					fc.Tools = append(fc.Tools, c.Name)
+				}
+				if c.Time > fc.Last {
+					fc.Last = c.Time
+				}
+			}
+			if isShellTool(c.Name) {
+				shellIDs = append(shellIDs, c)
+			}
+		}
+		r.PRLinks = append(r.PRLinks, f.PRLinks...)
+	}
+	for _, fc := range files {
+		r.Files = append(r.Files, *fc)
+	}
+	sort.Slice(r.Files, func(i, j int) bool {
+		if r.Files[i].Last != r.Files[j].Last {
+			return r.Files[i].Last > r.Files[j].Last
+		}
+		return r.Files[i].Path < r.Files[j].Path
+	})
+	sort.SliceStable(shellIDs, func(i, j int) bool { return shellIDs[i].Time < shellIDs[j].Time })
+	r.CommandTotal = len(shellIDs)
+	if len(shellIDs) > maxRecapCommands {
+		shellIDs = shellIDs[len(shellIDs)-maxRecapCommands:]
+	}
+	ids := map[string]bool{}
+	for _, c := range shellIDs {
+		ids[c.ID] = true
+	}
+	details, err := snap.CallDetails(s, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range shellIDs {
+		cmd := Command{ToolUseID: c.ID, Outcome: c.Outcome(live), Time: c.Time, Sidechain: c.Sidechain}
+		if d := details[c.ID]; d != nil {
+			cmd.Text = d.Command
+		}
+		r.Commands = append(r.Commands, cmd)
+	}
+
+	if s.Main != nil {
+		r.Compactions = s.Main.Compactions
+		if s.Main.CustomTitle != "" {
+			r.Summaries = append(r.Summaries, "title: "+s.Main.CustomTitle)
+		}
+		if s.Main.AITitle != "" {
+			r.Summaries = append(r.Summaries, "ai-title: "+s.Main.AITitle)
+		}
+		for _, sl := range s.Main.Summaries {
+			if s.Main.HasUUID(sl.Leaf) {
+				r.Summaries = append(r.Summaries, "summary: "+sl.Text)
+			}
+		}
+		if err := r.readMain(s.Main.Path); err != nil {
+			return nil, err
+		}
+	}
+	usageByFile := map[*FileSummary]*Tally{}
+	for i := range snap.Responses {
+		resp := &snap.Responses[i]
+		if resp.Session == s && resp.File != nil && resp.File.Kind != MainFile {
+			t := usageByFile[resp.File]
+			if t == nil {
+				t = &Tally{}
+				usageByFile[resp.File] = t
+			}
+			t.add(snap.Pricing, resp.Model, resp.Usage)
+		}
+	}
+	for _, f := range s.Subagents {
+		sr := SubagentRecap{File: relPath(f.Root, f.Path), AgentID: f.AgentID, AgentType: f.AgentType, Description: f.AgentDesc}
+		sr.FirstPrompt, _ = firstUserText(f.Path)
+		if t := usageByFile[f]; t != nil {
+			sr.Usage = *t
+		}
+		r.Subagents = append(r.Subagents, sr)
+	}
+	return r, nil
+}
+
+func isShellTool(name string) bool {
+	n := name
+	if i := strings.LastIndex(n, "__"); i >= 0 && strings.HasPrefix(n, "mcp__") {
+		n = n[i+2:]
+	}
+	return n == "Bash" || n == "PowerShell"
+}
+
+// readMain collects prompts, the final assistant text and the last todo list.
+func (r *Recap) readMain(path string) error {
+	var tasks []Todo
+	taskIdx := map[string]int{}
+	return walkLines(path, func(_ int32, l *rawLine) bool {
+		if l.Message == nil || l.IsSidechain {
+			return true
+		}
+		blocks := decodeBlocks(l.Message.Content)
+		switch l.Type {
+		case "user":
+			if t, ok := isPromptLine(l, blocks); ok {
+				r.PromptCount++
+				r.Prompts = append(r.Prompts, clip(t, 1000))
+				if len(r.Prompts) > 6 {
+					r.Prompts = r.Prompts[1:]
+				}
+			}
+		case "assistant":
+			for _, b := range blocks {
+				switch {
+				case b.Type == "text" && strings.TrimSpace(b.Text) != "":
+					r.FinalText, r.FinalTime = clip(b.Text, 4000), parseTime(l.Timestamp)
+				case b.Type == "tool_use" && b.Name == "TodoWrite":
+					in := decodeToolInput(b.Input)
+					r.Todos, r.TodoSource = nil, "TodoWrite"
+					for _, td := range in.Todos {
+						if td.Status != "completed" {
+							r.Todos = append(r.Todos, Todo{Text: clip(td.Content, 300), Status: clip(td.Status, 40)})
+						}
+					}
+				case b.Type == "tool_use" && b.Name == "TaskCreate":
+					in := decodeToolInput(b.Input)
+					id := strconv.Itoa(len(tasks) + 1)
+					taskIdx[id] = len(tasks)
+					tasks = append(tasks, Todo{Text: clip(in.Subject, 300), Status: "pending"})
+					r.TodoSource = "tasks"
+				case b.Type == "tool_use" && b.Name == "TaskUpdate":
+					in := decodeToolInput(b.Input)
+					if i, ok := taskIdx[in.TaskID]; ok && in.Status != "" {
+						tasks[i].Status = clip(in.Status, 40)
+					}
+				}
+			}
+		}
+		if r.TodoSource == "tasks" {
+			r.Todos = r.Todos[:0]
+			for _, t := range tasks {
+				if t.Status != "completed" && t.Status != "deleted" {
+					r.Todos = append(r.Todos, t)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// firstUserText returns the text of the first user line of a file (a subagent's prompt).
+func firstUserText(path string) (string, error) {
+	var out string
+	err := walkLines(path, func(_ int32, l *rawLine) bool {
+		if l.Type != "user" || l.Message == nil {
+			return true
+		}
+		for _, b := range decodeBlocks(l.Message.Content) {
+			if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
+				out = clip(b.Text, 1000)
+				return false
+			}
+		}
+		return true
+	})
+	return out, err
+}
+
+func relPath(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.Base(path)
+}

@@ -1,0 +1,380 @@
+package logs
+
+import (
+	"bytes"
+	"container/heap"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// Search roles.
+const (
+	RoleUser       = "user"
+	RoleAssistant  = "assistant"
+	RoleToolResult = "tool_result"
+)
+
+// SearchQuery is a text search over transcripts.
+type SearchQuery struct {
+	Pattern  string
+	Regex    bool
+	Roles    map[string]bool // empty: all roles
+	Sessions []*Session      // the sessions to search
+	Range    TimeRange
+	Limit    int
+	// Redact is applied to a matching text before its snippet is cut, so a
+	// secret is never cut in half (and so missed) at the snippet's edge.
+	Redact func(string) string
+}
+
+// SearchHit is one matching entry. Snippet is raw text around the hit.
+type SearchHit struct {
+	Session   *Session
+	Time      int64
+	UUID      string
+	Role      string
+	Snippet   string
+	SnippetAt int // byte offset of the hit inside Snippet
+}
+
+// SearchResult holds the newest Limit hits and the count of all hits.
+type SearchResult struct {
+	Hits         []SearchHit // newest first
+	Total        int
+	ScannedBytes int64
+}
+
+type matcher struct {
+	re     *regexp.Regexp
+	needle []byte // lower-case literal for the pre-check; nil when none is safe
+	lower  string
+}
+
+// CompileSearch validates a pattern: invalid RE2 is invalid_argument.
+func CompileSearch(pattern string, regex bool) (*matcher, error) {
+	if pattern == "" {
+		return nil, InvalidArgument("query", "query must not be empty")
+	}
+	if len(pattern) > 1000 {
+		return nil, InvalidArgument("query", "query must be at most 1000 characters")
+	}
+	m := &matcher{}
+	if regex {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return nil, InvalidArgument("query", "query is not a valid RE2 regular expression: %v", err)
+		}
+		m.re = re
+		if lit, _ := re.LiteralPrefix(); len(lit) >= 3 && jsonSafe(lit) {
+			// A case-sensitive prefix, still checked case-insensitively: harmless.
+			m.needle = []byte(strings.ToLower(lit))
+		}
+		return m, nil
+	}
+	m.lower = strings.ToLower(pattern)
+	if jsonSafe(pattern) {
+		m.needle = []byte(m.lower)
+	}
+	return m, nil
+}
+
+// jsonSafe: the literal appears unchanged inside a JSON string, so a raw-line
+// pre-check cannot miss it.
+func jsonSafe(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}
+
+// find returns the byte offset and length of the first match in s, or -1.
+func (m *matcher) find(s string) (int, int) {
+	if m.re != nil {
+		loc := m.re.FindStringIndex(s)
+		if loc == nil {
+			return -1, 0
+		}
+		return loc[0], loc[1] - loc[0]
+	}
+	i := indexFold(s, m.lower)
+	return i, len(m.lower)
+}
+
+// indexFold finds lower (already lower-cased) in s ignoring ASCII/Unicode case.
+func indexFold(s, lower string) int {
+	if isASCII(lower) && isASCII(s) {
+		n := len(lower)
+		for i := 0; i+n <= len(s); i++ {
+			if asciiEqualFold(s[i:i+n], lower) {
+				return i
+			}
+		}
+		return -1
+	}
+	ls := strings.ToLower(s)
+	if len(ls) != len(s) {
+		// Lower-casing changed byte lengths; report a position in the lowered text.
+		i := strings.Index(ls, lower)
+		if i < 0 {
+			return -1
+		}
+		return min(i, len(s)-1)
+	}
+	return strings.Index(ls, lower)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func asciiEqualFold(a, lower string) bool {
+	for i := 0; i < len(a); i++ {
+		c := a[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lineMayMatch is the byte pre-check: true when the raw line could hold a hit.
+func (m *matcher) lineMayMatch(line, scratch []byte) ([]byte, bool) {
+	if m.needle == nil {
+		return scratch, true
+	}
+	scratch = append(scratch[:0], line...)
+	for i, c := range scratch {
+		if c >= 'A' && c <= 'Z' {
+			scratch[i] = c + 'a' - 'A'
+		}
+	}
+	return scratch, bytes.Contains(scratch, m.needle)
+}
+
+var persistedMarker = []byte("<persisted-output>")
+
+// Search scans the sessions' files (and spilled tool results) for the pattern.
+func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (SearchResult, error) {
+	type job struct {
+		s *Session
+		f *FileSummary
+	}
+	var jobs []job
+	for _, s := range q.Sessions {
+		if !q.Range.Overlaps(s.Start, s.End) {
+			continue
+		}
+		for _, f := range s.Files() {
+			jobs = append(jobs, job{s, f})
+		}
+	}
+	var (
+		mu      sync.Mutex
+		top     = &hitHeap{}
+		total   int
+		scanned atomic.Int64
+		wg      sync.WaitGroup
+		next    atomic.Int64
+	)
+	add := func(h SearchHit) {
+		mu.Lock()
+		defer mu.Unlock()
+		total++
+		if top.Len() < q.Limit {
+			heap.Push(top, h)
+		} else if h.Time > (*top)[0].Time {
+			(*top)[0] = h
+			heap.Fix(top, 0)
+		}
+	}
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var scratch []byte
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) || ctx.Err() != nil {
+					return
+				}
+				j := jobs[i]
+				scratch = searchFile(j.s, j.f, q, m, scratch, &scanned, add)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return SearchResult{}, err
+	}
+	res := SearchResult{Total: total, ScannedBytes: scanned.Load()}
+	for top.Len() > 0 {
+		res.Hits = append(res.Hits, heap.Pop(top).(SearchHit))
+	}
+	for i, j := 0, len(res.Hits)-1; i < j; i, j = i+1, j-1 {
+		res.Hits[i], res.Hits[j] = res.Hits[j], res.Hits[i]
+	}
+	return res, nil
+}
+
+func searchFile(s *Session, f *FileSummary, q SearchQuery, m *matcher, scratch []byte, scanned *atomic.Int64, add func(SearchHit)) []byte {
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return scratch
+	}
+	defer fh.Close()
+	lr := NewLineReader(fh, 0)
+	var l rawLine
+	want := func(role string) bool { return len(q.Roles) == 0 || q.Roles[role] }
+	for lr.Scan() {
+		line := lr.Line()
+		scanned.Add(int64(len(line)) + 1)
+		var ok bool
+		scratch, ok = m.lineMayMatch(line, scratch)
+		if !ok && !bytes.Contains(line, persistedMarker) {
+			continue
+		}
+		if decodeLine(line, &l) == decodeFailed || l.Message == nil {
+			continue
+		}
+		if l.Type != "user" && l.Type != "assistant" {
+			continue
+		}
+		ts := parseTime(l.Timestamp)
+		if !q.Range.Contains(ts) {
+			continue
+		}
+		sidechain := f.Kind != MainFile || l.IsSidechain
+		blocks := decodeBlocks(l.Message.Content)
+		emit := func(role, text string) bool {
+			at, n := m.find(text)
+			if at < 0 {
+				return false
+			}
+			if q.Redact != nil {
+				text = q.Redact(text)
+				if at, n = m.find(text); at < 0 {
+					at, n = 0, 0 // the hit was inside a redacted secret
+				}
+			}
+			snip, off := snippetAround(text, at, n, 238)
+			add(SearchHit{Session: s, Time: ts, UUID: strings.Clone(l.UUID), Role: role, Snippet: snip, SnippetAt: off})
+			return true
+		}
+		switch l.Type {
+		case "user":
+			for _, b := range blocks {
+				if b.Type != "tool_result" || !want(RoleToolResult) {
+					continue
+				}
+				text := resultText(b.Content)
+				if strings.HasPrefix(text, "<persisted-output>") {
+					if full, ok := readSpill(f, b.ToolUseID, scanned); ok {
+						text = full
+					}
+				}
+				if emit(RoleToolResult, text) {
+					break
+				}
+			}
+			if !sidechain && want(RoleUser) {
+				if t, ok := isPromptLine(&l, blocks); ok {
+					emit(RoleUser, t)
+				}
+			}
+		case "assistant":
+			if !want(RoleAssistant) {
+				continue
+			}
+			var parts []string
+			for _, b := range blocks {
+				if b.Type == "text" && b.Text != "" {
+					parts = append(parts, b.Text)
+				}
+			}
+			if len(parts) > 0 {
+				emit(RoleAssistant, strings.Join(parts, "\n"))
+			}
+		}
+	}
+	return scratch
+}
+
+// readSpill reads <project>/<sessionId>/tool-results/<id>.txt when it exists.
+func readSpill(f *FileSummary, toolUseID string, scanned *atomic.Int64) (string, bool) {
+	if toolUseID == "" || strings.ContainsAny(toolUseID, `/\`) || strings.Contains(toolUseID, "..") {
+		return "", false
+	}
+	p := filepath.Join(f.ProjectDir, f.SessionID, "tool-results", toolUseID+".txt")
+	st, err := os.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > 64<<20 {
+		return "", false
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return "", false
+	}
+	scanned.Add(int64(len(b)))
+	return string(b), true
+}
+
+// snippetAround cuts up to max runes of text around [at, at+n), on rune
+// boundaries, collapsing whitespace runs; it returns the snippet and the hit offset.
+func snippetAround(text string, at, n, max int) (string, int) {
+	start, end := at, at+n
+	if end > len(text) {
+		end = len(text)
+	}
+	budget := max - utf8.RuneCountInString(text[start:end])
+	for budget > 0 && (start > 0 || end < len(text)) {
+		if start > 0 && (budget%2 == 0 || end >= len(text)) {
+			_, sz := utf8.DecodeLastRuneInString(text[:start])
+			start -= sz
+		} else if end < len(text) {
+			_, sz := utf8.DecodeRuneInString(text[end:])
+			end += sz
+		}
+		budget--
+	}
+	snip := text[start:end]
+	off := at - start
+	prefix, suffix := "", ""
+	if start > 0 {
+		prefix = "…"
+	}
+	if end < len(text) {
+		suffix = "…"
+	}
+	return strings.ToValidUTF8(prefix+snip+suffix, "\uFFFD"), off + len(prefix)
+}
+
+// hitHeap is a min-heap on time, keeping the newest hits.
+type hitHeap []SearchHit
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return h[i].Time < h[j].Time }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(SearchHit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,198 @@
+// Command smoke is the end-to-end check: it builds agent-activity, starts it as
+// a subprocess over stdio with mcp-go's client (protocol 2025-11-25), lists the
+// tools, calls every tool against a log root, checks that every stdout line is
+// JSON-RPC, and prints a short digest of each answer. It exits non-zero on any
+// failure.
+//
+//	go run ./scripts/smoke                 # against testdata/projects
+//	go run ./scripts/smoke --root ~/.claude/projects
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agent-activity/agent-activity/internal/fixture"
+	"github.com/agent-activity/agent-activity/internal/stdiotest"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+func main() {
+	root := flag.String("root", "", "log root to read (default: a copy of testdata/projects with mtimes set from the transcripts)")
+	flag.Parse()
+	if err := run(*root); err != nil {
+		fmt.Fprintln(os.Stderr, "smoke: FAIL:", err)
+		os.Exit(1)
+	}
+	fmt.Println("smoke: PASS")
+}
+
+func run(root string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	tmp, err := os.MkdirTemp("", "agent-activity-smoke-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	env := []string{"AGENT_ACTIVITY_TIMEZONE=UTC"}
+	if root == "" {
+		root = filepath.Join(tmp, "projects")
+		if err := fixture.CopyTree(filepath.Join("testdata", "projects"), root); err != nil {
+			return fmt.Errorf("copy testdata (run from the repository root): %w", err)
+		}
+	} else {
+		// The digest should reflect the real clock on a real root.
+		env = env[:0]
+	}
+	fmt.Println("smoke: building agent-activity")
+	bin, err := stdiotest.Build(".", tmp)
+	if err != nil {
+		return err
+	}
+	env = append(env, "AGENT_ACTIVITY_LOG_ROOT="+root)
+	srv, init, err := stdiotest.Start(ctx, bin, env)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("smoke: connected to %s %s, protocol %s, root %s\n", init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion, root)
+	if init.ProtocolVersion != stdiotest.ProtocolVersion {
+		return fmt.Errorf("negotiated protocol %s, want %s", init.ProtocolVersion, stdiotest.ProtocolVersion)
+	}
+	list, err := srv.Client.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, t := range list.Tools {
+		names = append(names, t.Name)
+		a := t.Annotations
+		if a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
+			return fmt.Errorf("tool %s is not annotated read-only", t.Name)
+		}
+	}
+	fmt.Printf("smoke: %d tools: %s\n", len(names), strings.Join(names, ", "))
+
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_recent_sessions", map[string]any{"limit": 5}},
+		{"tail_agent_log", map[string]any{"session": "latest", "limit": 5}},
+		{"summarize_tool_calls", map[string]any{"session": "latest"}},
+		{"session_recap", map[string]any{"session": "latest"}},
+		{"search_transcripts", map[string]any{"query": "error", "limit": 3}},
+		{"file_activity", map[string]any{"path": "**/*", "limit": 5}},
+		{"usage_report", map[string]any{"group_by": "model"}},
+		{"pacing_window", map[string]any{"hours": 168}},
+		{"coverage_stats", map[string]any{}},
+		{"tail_agent_log", map[string]any{"session": "../etc/passwd"}},
+	}
+	for _, c := range calls {
+		out, isErr, err := srv.Call(ctx, c.tool, c.args)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.tool, err)
+		}
+		wantErr := c.tool == "tail_agent_log" && c.args["session"] == "../etc/passwd"
+		if isErr != wantErr {
+			return fmt.Errorf("%s %v: isError=%v: %v", c.tool, c.args, isErr, out)
+		}
+		fmt.Printf("\n== %s %s\n%s", c.tool, compact(c.args), digest(c.tool, out))
+	}
+	if err := srv.Close(); err != nil {
+		return fmt.Errorf("server exit: %w (stderr: %s)", err, srv.Stderr())
+	}
+	bad, lines := srv.BadLines()
+	if len(bad) > 0 {
+		return fmt.Errorf("%d of %d stdout lines are not JSON-RPC, first: %.200s", len(bad), lines, bad[0])
+	}
+	fmt.Printf("\nsmoke: all %d stdout lines were JSON-RPC 2.0\n", lines)
+	return nil
+}
+
+func compact(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// digest prints the few fields a human checks first.
+func digest(tool string, out map[string]any) string {
+	var b strings.Builder
+	get := func(m map[string]any, k string) any { return m[k] }
+	usage := func(u any) string {
+		m, _ := u.(map[string]any)
+		return fmt.Sprintf("tokens=%v cost=$%v (%v)", m["total_tokens"], m["cost"], m["cost_status"])
+	}
+	switch tool {
+	case "list_recent_sessions":
+		fmt.Fprintf(&b, "  %v sessions matched (truncated=%v)\n", out["total_matched"], out["truncated"])
+		for _, s := range list(out["sessions"]) {
+			fmt.Fprintf(&b, "  %.8s %-16v end=%v msgs=%v %s live=%v %v\n", s["session_id"], s["repo"], s["end"], s["message_count"], usage(s["usage"]), s["is_live"], s["schema_status"])
+		}
+	case "tail_agent_log":
+		if out["error"] != nil {
+			fmt.Fprintf(&b, "  error %v: %v\n", out["error"], out["message"])
+			break
+		}
+		fmt.Fprintf(&b, "  session %v (%v): %v entries, showing %d\n", out["session_id"], out["repo"], out["total_entries"], len(list(out["entries"])))
+		for _, e := range list(out["entries"]) {
+			fmt.Fprintf(&b, "  %v %-10v %.80v\n", e["timestamp"], e["type"], e["text"])
+		}
+	case "summarize_tool_calls":
+		fmt.Fprintf(&b, "  session %v: totals %v\n  failing: %d\n", out["session_id"], compact(out["totals"]), len(list(out["failing_calls"])))
+	case "session_recap":
+		fmt.Fprintf(&b, "  session %v (%v) %v → %v\n  first prompt: %.100v\n  final text: %.100v\n  files changed: %d, commands: %v, gaps: %v\n",
+			out["session_id"], out["repo"], out["start"], out["end"], out["first_prompt"], out["final_assistant_text"],
+			len(list(out["files_changed"])), out["command_total"], len(list(out["gaps"])))
+	case "search_transcripts":
+		fmt.Fprintf(&b, "  %v matches, %v bytes scanned\n", out["total_matches"], out["scanned_bytes"])
+		for _, m := range list(out["matches"]) {
+			fmt.Fprintf(&b, "  %.8s %-11v %.100v\n", m["session_id"], m["role"], m["snippet"])
+		}
+	case "file_activity":
+		fmt.Fprintf(&b, "  %v touches in %v sessions\n", out["total_touches"], out["sessions_total"])
+		for _, t := range list(out["touches"]) {
+			fmt.Fprintf(&b, "  %.8s %-6v %-8v %v\n", t["session_id"], t["action"], t["outcome"], t["file_path"])
+		}
+	case "usage_report":
+		for _, r := range list(out["rows"]) {
+			fmt.Fprintf(&b, "  %-32v sessions=%v %s\n", r["model"], r["sessions"], usage(r["usage"]))
+		}
+		tot, _ := out["totals"].(map[string]any)
+		fmt.Fprintf(&b, "  TOTAL sessions=%v %s\n", get(tot, "sessions"), usage(get(tot, "usage")))
+	case "pacing_window":
+		fmt.Fprintf(&b, "  %v h: %v tokens/h, $%v/h, %v sessions\n", out["hours"], out["tokens_per_hour"], out["cost_per_hour"], out["sessions_total"])
+	case "coverage_stats":
+		fmt.Fprintf(&b, "  %v sessions, %v subagent files, %v bytes, %v skipped lines, %v unverified, %v → %v\n",
+			out["sessions"], out["subagent_files"], out["bytes"], out["skipped_lines"], out["unverified_sessions"], out["first_activity"], out["last_activity"])
+		models, _ := out["models"].(map[string]any)
+		keys := make([]string, 0, len(models))
+		for k := range models {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "  %-32s %s\n", k, usage(models[k]))
+		}
+		fmt.Fprintf(&b, "  accounting check: %v\n", compact(out["accounting_check"]))
+	}
+	return b.String()
+}
+
+func list(v any) []map[string]any {
+	arr, _ := v.([]any)
+	out := make([]map[string]any, 0, len(arr))
+	for _, x := range arr {
+		if m, ok := x.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+package tools
+
+import (
+	"context"
+
+	"github.com/agent-activity/agent-activity/logs"
+)
+
+// RecapArgs are the arguments of session_recap.
+type RecapArgs struct {
+	Session        string `json:"session" jsonschema:"session id, a unique prefix of at least 4 characters, or \"latest\" (the most recently active session other than the current one)"`
+	IncludeCurrent bool   `json:"include_current,omitempty" jsonschema:"let \"latest\" pick the caller's own live session"`
+	Cwd            string `json:"cwd,omitempty" jsonschema:"the caller's working directory, to tell which live session is the caller's own"`
+}
+
+// RecapFile is a file the session changed.
+type RecapFile struct {
+	Path      string   `json:"path"`
+	Tools     []string `json:"tools"`
+	Count     int      `json:"count"`
+	Last      string   `json:"last"`
+	SessionID string   `json:"session_id"`
+}
+
+// RecapCommand is a shell command with its outcome.
+type RecapCommand struct {
+	ToolUseID string `json:"tool_use_id"`
+	Command   string `json:"command"`
+	Outcome   string `json:"outcome"`
+	Timestamp string `json:"timestamp"`
+	Source    string `json:"source"`
+	SessionID string `json:"session_id"`
+}
+
+// RecapTodo is an open todo item.
+type RecapTodo struct {
+	Text      string `json:"text"`
+	Status    string `json:"status"`
+	SessionID string `json:"session_id"`
+}
+
+// RecapSubagent is one subagent of the session.
+type RecapSubagent struct {
+	File        string     `json:"file" jsonschema:"path relative to the log root"`
+	AgentID     string     `json:"agent_id"`
+	AgentType   string     `json:"agent_type,omitempty"`
+	Description string     `json:"description,omitempty"`
+	FirstPrompt string     `json:"first_prompt"`
+	Usage       UsageBlock `json:"usage"`
+	SessionID   string     `json:"session_id"`
+}
+
+// RecapOut is the answer of session_recap.
+type RecapOut struct {
+	SessionID          string            `json:"session_id"`
+	Repo               string            `json:"repo"`
+	Cwd                string            `json:"cwd"`
+	GitBranch          string            `json:"git_branch"`
+	Title              string            `json:"title"`
+	Start              string            `json:"start"`
+	End                string            `json:"end"`
+	DurationSeconds    float64           `json:"duration_seconds"`
+	IsLive             bool              `json:"is_live"`
+	FirstPrompt        string            `json:"first_prompt"`
+	LastPrompts        []string          `json:"last_prompts" jsonschema:"the last (at most 5) human prompts, oldest first"`
+	PromptCount        int               `json:"prompt_count"`
+	FinalAssistantText string            `json:"final_assistant_text"`
+	FilesChanged       []RecapFile       `json:"files_changed"`
+	FilesTruncated     bool              `json:"files_changed_truncated"`
+	Commands           []RecapCommand    `json:"commands" jsonschema:"the last (at most 20) Bash/PowerShell commands, oldest first"`
+	CommandTotal       int               `json:"command_total"`
+	FailingCalls       []FailingCall     `json:"failing_calls"`
+	FailingTotal       int               `json:"failing_total"`
+	OpenTodos          []RecapTodo       `json:"open_todos"`
+	Summaries          []string          `json:"summaries"`
+	Compactions        int               `json:"compactions"`
+	Subagents          []RecapSubagent   `json:"subagents"`
+	PRLinks            []string          `json:"pr_links"`
+	Usage              SessionUsageBlock `json:"usage"`
+	Gaps               []string          `json:"gaps" jsonschema:"what this recap could not know"`
+	CostBasis          string            `json:"cost_basis"`
+}
+
+const (
+	maxRecapFiles     = 50
+	maxRecapFailing   = 20
+	maxRecapSubagents = 30
+)
+
+// SessionRecap is the session_recap tool.
+func SessionRecap(d Deps) Spec {
+	return define("session_recap", "Recap a session (handoff note)",
+		"A deterministic handoff note for one session, built from its transcript without any model: first and "+
+			"last prompts, the final assistant text, files changed, the last shell commands with outcomes, failing "+
+			"calls, open todos, titles and summaries, compactions, subagents, PR links, usage, and gaps (what the "+
+			"recap could not know). Use it to pick up where a previous session stopped; find the session with "+
+			"list_recent_sessions or pass \"latest\"."+dataNotice,
+		nil,
+		func(ctx context.Context, a RecapArgs) (RecapOut, error) {
+			snap, s, err := d.resolve(ctx, a.Session, logs.ResolveOptions{IncludeCurrent: a.IncludeCurrent, Cwd: a.Cwd})
+			if err != nil {
+				return RecapOut{}, err
+			}
+			r, err := snap.Recap(s)
+			if err != nil {
+				return RecapOut{}, err
+			}
+			live := snap.IsLive(s)
+			out := RecapOut{SessionID: s.ID, Repo: s.Repo, Cwd: s.Cwd, GitBranch: s.GitBranch, Title: text(s.Title, 200),
+				Start: rfc(s.Start), End: rfc(s.End), IsLive: live, FirstPrompt: text(s.FirstPrompt(), 500),
+				PromptCount: r.PromptCount, FinalAssistantText: text(r.FinalText, 2000), CommandTotal: r.CommandTotal,
+				Compactions: r.Compactions, Usage: sessionUsage(s.Usage), CostBasis: costBasis,
+				LastPrompts: []string{}, FilesChanged: []RecapFile{}, Commands: []RecapCommand{}, OpenTodos: []RecapTodo{},
+				Summaries: []string{}, Subagents: []RecapSubagent{}, PRLinks: []string{}}
+			if s.Start != 0 && s.End != 0 {
+				out.DurationSeconds = float64(s.End-s.Start) / 1000
+			}
+			prompts := r.Prompts
+			if len(prompts) > 5 {
+				prompts = prompts[len(prompts)-5:]
+			}
+			for _, p := range prompts {
+				out.LastPrompts = append(out.LastPrompts, text(p, 500))
+			}
+			for i, f := range r.Files {
+				if i == maxRecapFiles {
+					out.FilesTruncated = true
+					break
+				}
+				out.FilesChanged = append(out.FilesChanged, RecapFile{Path: text(f.Path, 500), Tools: f.Tools, Count: f.Count, Last: rfc(f.Last), SessionID: s.ID})
+			}
+			for _, c := range r.Commands {
+				out.Commands = append(out.Commands, RecapCommand{ToolUseID: c.ToolUseID, Command: text(c.Text, 300), Outcome: c.Outcome,
+					Timestamp: rfc(c.Time), Source: source(c.Sidechain), SessionID: s.ID})
+			}
+			fc, err := failingCalls(snap, s, live, maxRecapFailing)
+			if err != nil {
+				return RecapOut{}, err
+			}
+			out.FailingCalls, out.FailingTotal = fc.list, fc.total
+			for _, t := range r.Todos {
+				out.OpenTodos = append(out.OpenTodos, RecapTodo{Text: text(t.Text, 300), Status: t.Status, SessionID: s.ID})
+			}
+			for _, sm := range r.Summaries {
+				out.Summaries = append(out.Summaries, text(sm, 300))
+			}
+			for i, sa := range r.Subagents {
+				if i == maxRecapSubagents {
+					break
+				}
+				out.Subagents = append(out.Subagents, RecapSubagent{File: sa.File, AgentID: sa.AgentID, AgentType: sa.AgentType,
+					Description: text(sa.Description, 200), FirstPrompt: text(sa.FirstPrompt, 300), Usage: usageBlock(sa.Usage), SessionID: s.ID})
+			}
+			for _, l := range r.PRLinks {
+				out.PRLinks = append(out.PRLinks, text(l, 300))
+			}
+			out.Gaps = recapGaps(snap, s, r, live, len(r.Subagents) > maxRecapSubagents, fc.total > len(fc.list))
+			return out, nil
+		})
+}
+
+func recapGaps(snap *logs.Snapshot, s *logs.Session, r *logs.Recap, live, subTrunc, failTrunc bool) []string {
+	gaps := []string{}
+	if s.Main == nil {
+		gaps = append(gaps, "the main transcript is missing; only subagent files were found")
+	}
+	if r.FinalText == "" {
+		gaps = append(gaps, "no final assistant text: the session ended on a tool call, an error or an interrupt")
+	}
+	if r.Compactions > 0 {
+		gaps = append(gaps, "the conversation was compacted; earlier context was summarized for the model")
+	}
+	if live {
+		gaps = append(gaps, "the session is live: this recap may already be out of date")
+	}
+	st := logs.CountCalls(s, live)
+	if st.Total.Pending > 0 {
+		gaps = append(gaps, "some tool calls have no result (the session stopped before they finished)")
+	}
+	if n := s.SkippedLines(live); n > 0 {
+		gaps = append(gaps, "some lines could not be read and were skipped")
+	}
+	if s.Unverified {
+		gaps = append(gaps, "the transcript does not have the expected shape (schema unverified); fields may be missing")
+	}
+	if r.PromptCount > 5 {
+		gaps = append(gaps, "only the last 5 prompts are listed")
+	}
+	if r.CommandTotal > len(r.Commands) {
+		gaps = append(gaps, "only the last 20 shell commands are listed")
+	}
+	if failTrunc {
+		gaps = append(gaps, "only the newest 20 failing calls are listed")
+	}
+	if subTrunc {
+		gaps = append(gaps, "only the first 30 subagents are listed")
+	}
+	gaps = append(gaps, "files changed through shell commands (sed, git, scripts) are not listed")
+	return gaps
+}

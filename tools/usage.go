@@ -1,0 +1,263 @@
+package tools
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/agent-activity/agent-activity/logs"
+)
+
+// UsageReportArgs are the arguments of usage_report.
+type UsageReportArgs struct {
+	GroupBy string `json:"group_by,omitempty" jsonschema:"day, week, month, session, model or repo, or two of them comma-separated (day,model); default day"`
+	Since   string `json:"since,omitempty" jsonschema:"RFC 3339, a date, today, yesterday, or a duration back from now (24h, 7d)"`
+	Until   string `json:"until,omitempty" jsonschema:"same forms as since; a date means through that day"`
+	Repo    string `json:"repo,omitempty" jsonschema:"case-insensitive substring of the repo name or cwd"`
+	Model   string `json:"model,omitempty" jsonschema:"case-insensitive substring of the model id (opus, claude-sonnet-4-5)"`
+	Limit   *int   `json:"limit,omitempty" jsonschema:"how many rows to return, 1..1000 (default 200); totals always cover every row"`
+}
+
+// UsageRow is one group of a usage report; only the grouped key fields are set.
+type UsageRow struct {
+	Day      string     `json:"day,omitempty"`
+	Week     string     `json:"week,omitempty"`
+	Month    string     `json:"month,omitempty"`
+	Session  string     `json:"session,omitempty"`
+	Model    string     `json:"model,omitempty"`
+	Repo     string     `json:"repo,omitempty"`
+	Sessions int        `json:"sessions"`
+	Usage    UsageBlock `json:"usage"`
+}
+
+// UsageTotals sums every row.
+type UsageTotals struct {
+	Sessions int        `json:"sessions"`
+	Usage    UsageBlock `json:"usage"`
+}
+
+// UsageReportOut is the answer of usage_report.
+type UsageReportOut struct {
+	GroupBy        []string    `json:"group_by"`
+	Rows           []UsageRow  `json:"rows"`
+	TotalRows      int         `json:"total_rows"`
+	Truncated      bool        `json:"truncated"`
+	Totals         UsageTotals `json:"totals"`
+	CostBasis      string      `json:"cost_basis"`
+	Timezone       string      `json:"timezone"`
+	CoverageFrom   string      `json:"coverage_from"`
+	UnpricedModels []string    `json:"unpriced_models"`
+}
+
+// UsageReport is the usage_report tool.
+func UsageReport(d Deps) Spec {
+	return define("usage_report", "Usage and cost report",
+		"Token usage and estimated cost (API list price, not a bill) rolled up by day, week, month, session, "+
+			"model or repo, or a pair of them, with filters for time, repo and model. Each API response counts "+
+			"once, on its own day in the configured time zone. Use it for \"what did this month cost per repo\"; "+
+			"use pacing_window for the current burn rate.",
+		[]bound{intBound[UsageReportArgs]("limit", 1, 1000, 200, func(a *UsageReportArgs) *int { return a.Limit })},
+		func(ctx context.Context, a UsageReportArgs) (UsageReportOut, error) {
+			keys, err := logs.ParseGroupBy(a.GroupBy)
+			if err != nil {
+				return UsageReportOut{}, err
+			}
+			snap, err := d.snapshot(ctx)
+			if err != nil {
+				return UsageReportOut{}, err
+			}
+			loc := snap.Config().Location
+			tr, err := logs.ParseTimeRange(a.Since, a.Until, snap.Now(), loc)
+			if err != nil {
+				return UsageReportOut{}, err
+			}
+			rep := snap.Report(logs.ReportQuery{GroupBy: keys, Range: tr, Repo: a.Repo, Model: a.Model})
+			limit := intOr(a.Limit, 200)
+			totals := usageBlock(rep.Totals)
+			out := UsageReportOut{GroupBy: keys, Rows: []UsageRow{}, TotalRows: len(rep.Rows),
+				Totals: UsageTotals{Sessions: rep.Sessions, Usage: totals}, CostBasis: costBasis, Timezone: zoneName(loc),
+				CoverageFrom: rfcTime(snap.CoverageFrom()), UnpricedModels: nonNil(totals.UnpricedModels)}
+			for i, r := range rep.Rows {
+				if i == limit {
+					out.Truncated = true
+					break
+				}
+				row := UsageRow{Sessions: r.Sessions, Usage: usageBlock(r.Usage)}
+				row.Day, row.Week, row.Month = r.Keys["day"], r.Keys["week"], r.Keys["month"]
+				row.Session, row.Model, row.Repo = r.Keys["session"], r.Keys["model"], r.Keys["repo"]
+				out.Rows = append(out.Rows, row)
+			}
+			return out, nil
+		})
+}
+
+func zoneName(loc *time.Location) string {
+	if loc == nil {
+		return "UTC"
+	}
+	return loc.String()
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// PacingArgs are the arguments of pacing_window.
+type PacingArgs struct {
+	Hours *int `json:"hours,omitempty" jsonschema:"the window: the last N hours, 1..168 (default 5)"`
+}
+
+// ActiveSession is a session with usage in the window.
+type ActiveSession struct {
+	SessionID string `json:"session_id"`
+	Repo      string `json:"repo"`
+	IsLive    bool   `json:"is_live"`
+}
+
+// PacingOut is the answer of pacing_window.
+type PacingOut struct {
+	Hours          int                   `json:"hours"`
+	WindowStart    string                `json:"window_start"`
+	WindowEnd      string                `json:"window_end"`
+	TokensPerHour  float64               `json:"tokens_per_hour"`
+	CostPerHour    float64               `json:"cost_per_hour"`
+	Usage          UsageBlock            `json:"usage"`
+	ByModel        map[string]UsageBlock `json:"by_model"`
+	ActiveSessions []ActiveSession       `json:"active_sessions"`
+	SessionsTotal  int                   `json:"sessions_total"`
+	FirstActivity  string                `json:"first_activity"`
+	LastActivity   string                `json:"last_activity"`
+	CostBasis      string                `json:"cost_basis"`
+}
+
+// PacingWindow is the pacing_window tool.
+func PacingWindow(d Deps) Spec {
+	return define("pacing_window", "Current burn rate",
+		"What is being burned right now: tokens and estimated cost per hour over the last N hours (the window's "+
+			"totals divided by N), the usage by model, the sessions active in the window and the first and last "+
+			"activity in it. Use usage_report for longer periods.",
+		[]bound{intBound[PacingArgs]("hours", 1, 168, 5, func(a *PacingArgs) *int { return a.Hours })},
+		func(ctx context.Context, a PacingArgs) (PacingOut, error) {
+			snap, err := d.snapshot(ctx)
+			if err != nil {
+				return PacingOut{}, err
+			}
+			hours := intOr(a.Hours, 5)
+			now := snap.Now()
+			start := now.Add(-time.Duration(hours) * time.Hour)
+			p := snap.Pace(start.UnixMilli())
+			u := usageBlock(p.Usage)
+			out := PacingOut{Hours: hours, WindowStart: rfcTime(start), WindowEnd: rfcTime(now),
+				TokensPerHour: round6(float64(u.TotalTokens) / float64(hours)), CostPerHour: round6(u.Cost / float64(hours)),
+				Usage: u, ByModel: map[string]UsageBlock{}, ActiveSessions: []ActiveSession{}, SessionsTotal: len(p.Sessions),
+				FirstActivity: rfc(p.First), LastActivity: rfc(p.Last), CostBasis: costBasis}
+			for m, t := range p.ByModel {
+				out.ByModel[modelName(m)] = usageBlock(*t)
+			}
+			for i, s := range p.Sessions {
+				if i == 50 {
+					break
+				}
+				out.ActiveSessions = append(out.ActiveSessions, ActiveSession{SessionID: s.ID, Repo: s.Repo, IsLive: snap.IsLive(s)})
+			}
+			return out, nil
+		})
+}
+
+// CoverageArgs: coverage_stats takes no arguments.
+type CoverageArgs struct{}
+
+// ToolCount is how often a tool was called.
+type ToolCount struct {
+	Tool  string `json:"tool"`
+	Calls int    `json:"calls"`
+}
+
+// VersionCount is how many sessions a Claude Code version wrote.
+type VersionCount struct {
+	Version  string `json:"version"`
+	Sessions int    `json:"sessions"`
+}
+
+// AccountingOut is the cost-state cross-check.
+type AccountingOut struct {
+	SessionsChecked int      `json:"sessions_checked"`
+	Agreeing        int      `json:"agreeing"`
+	Differing       []string `json:"differing" jsonschema:"ids of sessions whose own cost-state totals differ from ours (at most 20)"`
+}
+
+// CoverageOut is the answer of coverage_stats.
+type CoverageOut struct {
+	LogRoots           []RootOut             `json:"log_roots"`
+	Projects           int                   `json:"projects"`
+	Sessions           int                   `json:"sessions"`
+	SubagentFiles      int                   `json:"subagent_files"`
+	Entries            int                   `json:"entries"`
+	Bytes              int64                 `json:"bytes"`
+	SkippedLines       int                   `json:"skipped_lines"`
+	UnverifiedSessions int                   `json:"unverified_sessions"`
+	FirstActivity      string                `json:"first_activity"`
+	LastActivity       string                `json:"last_activity"`
+	CoverageFrom       string                `json:"coverage_from"`
+	Models             map[string]UsageBlock `json:"models"`
+	TopTools           []ToolCount           `json:"top_tools" jsonschema:"the 25 most called tools"`
+	ClaudeCodeVersions []VersionCount        `json:"claude_code_versions"`
+	AccountingCheck    AccountingOut         `json:"accounting_check"`
+	CostBasis          string                `json:"cost_basis"`
+}
+
+// RootOut is one configured log root.
+type RootOut struct {
+	Path   string `json:"path"`
+	Exists bool   `json:"exists"`
+}
+
+// CoverageStats is the coverage_stats tool.
+func CoverageStats(d Deps) Spec {
+	return define("coverage_stats", "What history this machine holds",
+		"Describes the history on this machine: log roots, projects, sessions, subagent files, entries, bytes, "+
+			"skipped lines, sessions whose format drifted, first and last activity, usage per model, the most used "+
+			"tools, Claude Code versions, and an accounting check against Claude Code's own cost-state totals "+
+			"where sessions have them. Claude Code deletes transcripts after 30 days by default, so coverage_from "+
+			"says how far back answers can reach.",
+		nil,
+		func(ctx context.Context, _ CoverageArgs) (CoverageOut, error) {
+			snap, err := d.snapshot(ctx)
+			if err != nil {
+				return CoverageOut{}, err
+			}
+			c := snap.Coverage()
+			out := CoverageOut{Projects: c.Projects, Sessions: c.Sessions, SubagentFiles: c.SubagentFiles, Entries: c.Entries,
+				Bytes: c.Bytes, SkippedLines: c.SkippedLines, UnverifiedSessions: c.Unverified, FirstActivity: rfc(c.First),
+				LastActivity: rfc(c.Last), CoverageFrom: rfc(c.First), Models: map[string]UsageBlock{}, TopTools: []ToolCount{},
+				ClaudeCodeVersions: []VersionCount{}, CostBasis: costBasis,
+				AccountingCheck: AccountingOut{SessionsChecked: c.Accounting.SessionsChecked, Agreeing: c.Accounting.Agreeing,
+					Differing: nonNil(c.Accounting.Differing)}}
+			for _, r := range snap.Roots {
+				out.LogRoots = append(out.LogRoots, RootOut{Path: r.Path, Exists: r.Exists})
+			}
+			for m, t := range c.Models {
+				out.Models[modelName(m)] = usageBlock(*t)
+			}
+			for name, n := range c.Tools {
+				out.TopTools = append(out.TopTools, ToolCount{Tool: name, Calls: n})
+			}
+			sort.Slice(out.TopTools, func(i, j int) bool {
+				if out.TopTools[i].Calls != out.TopTools[j].Calls {
+					return out.TopTools[i].Calls > out.TopTools[j].Calls
+				}
+				return out.TopTools[i].Tool < out.TopTools[j].Tool
+			})
+			if len(out.TopTools) > 25 {
+				out.TopTools = out.TopTools[:25]
+			}
+			for v, n := range c.Versions {
+				out.ClaudeCodeVersions = append(out.ClaudeCodeVersions, VersionCount{Version: v, Sessions: n})
+			}
+			sort.Slice(out.ClaudeCodeVersions, func(i, j int) bool { return out.ClaudeCodeVersions[i].Version < out.ClaudeCodeVersions[j].Version })
+			return out, nil
+		})
+}
