@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/bytedance/sonic v1.15.5
+	github.com/google/jsonschema-go v0.4.2
 	github.com/kelseyhightower/envconfig v1.4.0
 	github.com/mark3labs/mcp-go v1.2.1
 )
@@ -12,7 +13,6 @@ require (
 	github.com/bytedance/gopkg v0.1.3 // indirect
 	github.com/bytedance/sonic/loader v0.5.3 // indirect
 	github.com/cloudwego/base64x v0.1.6 // indirect
-	github.com/google/jsonschema-go v0.4.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.9 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect

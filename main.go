@@ -63,6 +63,8 @@ type envConfig struct {
 	CallerSessionID string `envconfig:"CALLER_SESSION_ID"`
 	Timezone        string `envconfig:"TIMEZONE"`
 	LiveWindow      string `envconfig:"LIVE_WINDOW" default:"10m"`
+	// Now pins the clock (RFC 3339) so end-to-end tests are deterministic.
+	Now string `envconfig:"NOW"`
 }
 
 // app is everything built from the configuration.
@@ -121,6 +123,13 @@ func setup(now func() time.Time) (*app, error) {
 	window, err := time.ParseDuration(env.LiveWindow)
 	if err != nil || window <= 0 {
 		return nil, fmt.Errorf("AGENT_ACTIVITY_LIVE_WINDOW %q is not a positive duration (e.g. 10m)", env.LiveWindow)
+	}
+	if env.Now != "" {
+		pinned, err := time.Parse(time.RFC3339Nano, env.Now)
+		if err != nil {
+			return nil, fmt.Errorf("AGENT_ACTIVITY_NOW %q is not an RFC 3339 time", env.Now)
+		}
+		now = func() time.Time { return pinned }
 	}
 	var override []byte
 	if env.PricingFile != "" {

@@ -73,7 +73,7 @@ func SearchTranscripts(d Deps) Spec {
 				CoverageFrom: rfcTime(snap.CoverageFrom())}
 			for _, h := range res.Hits {
 				out.Matches = append(out.Matches, SearchMatch{SessionID: h.Session.ID, Repo: h.Session.Repo, Timestamp: rfc(h.Time),
-					EntryUUID: h.UUID, Role: h.Role, Snippet: h.Snippet})
+					EntryUUID: h.UUID, Role: h.Role, Snippet: strings.Join(strings.Fields(h.Snippet), " ")})
 			}
 			out.Truncated = out.TotalMatches > len(out.Matches)
 			return out, nil

@@ -144,7 +144,9 @@ func (s *Server) Call(ctx context.Context, name string, args map[string]any) (ma
 	if len(raw) == 0 {
 		raw, _ = json.Marshal(res.StructuredContent)
 	}
-	if err := json.Unmarshal(raw, &out); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil {
 		return nil, res.IsError, fmt.Errorf("%s: structuredContent is not an object: %s", name, raw)
 	}
 	if len(res.Content) != 1 {

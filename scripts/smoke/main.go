@@ -148,9 +148,9 @@ func digest(tool string, out map[string]any) string {
 	case "summarize_tool_calls":
 		fmt.Fprintf(&b, "  session %v: totals %v\n  failing: %d\n", out["session_id"], compact(out["totals"]), len(list(out["failing_calls"])))
 	case "session_recap":
-		fmt.Fprintf(&b, "  session %v (%v) %v → %v\n  first prompt: %.100v\n  final text: %.100v\n  files changed: %d, commands: %v, gaps: %v\n",
+		fmt.Fprintf(&b, "  session %v (%v) %v → %v\n  first prompt: %.100v\n  final text: %.100v\n  files changed: %d, commands: %v\n  gaps: %v\n",
 			out["session_id"], out["repo"], out["start"], out["end"], out["first_prompt"], out["final_assistant_text"],
-			len(list(out["files_changed"])), out["command_total"], len(list(out["gaps"])))
+			len(list(out["files_changed"])), out["command_total"], out["gaps"])
 	case "search_transcripts":
 		fmt.Fprintf(&b, "  %v matches, %v bytes scanned\n", out["total_matches"], out["scanned_bytes"])
 		for _, m := range list(out["matches"]) {

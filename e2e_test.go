@@ -1,0 +1,325 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-activity/agent-activity/internal/fixture"
+	"github.com/agent-activity/agent-activity/internal/stdiotest"
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+var testBinary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "agent-activity-e2e-")
+	if err != nil {
+		panic(err)
+	}
+	testBinary, err = stdiotest.Build(".", dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const fixedNow = "2026-11-30T12:00:00Z"
+
+// fixtureRoot copies testdata/projects with mtimes taken from the transcripts.
+func fixtureRoot(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "projects")
+	if err := fixture.CopyTree(filepath.Join("testdata", "projects"), root); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+type e2e struct {
+	t       *testing.T
+	srv     *stdiotest.Server
+	schemas map[string]*jsonschema.Resolved
+	ctx     context.Context
+}
+
+func startE2E(t *testing.T, root string, env ...string) *e2e {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	env = append([]string{"AGENT_ACTIVITY_LOG_ROOT=" + root, "AGENT_ACTIVITY_NOW=" + fixedNow, "AGENT_ACTIVITY_TIMEZONE=UTC"}, env...)
+	srv, init, err := stdiotest.Start(ctx, testBinary, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if init.ProtocolVersion != stdiotest.ProtocolVersion {
+		t.Fatalf("protocol %s", init.ProtocolVersion)
+	}
+	e := &e2e{t: t, srv: srv, ctx: ctx, schemas: map[string]*jsonschema.Resolved{}}
+	list, err := srv.Client.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Tools {
+		raw, err := json.Marshal(tool.OutputSchema)
+		if len(tool.RawOutputSchema) > 0 {
+			raw = tool.RawOutputSchema
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s jsonschema.Schema
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatalf("%s: output schema: %v", tool.Name, err)
+		}
+		r, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: resolve output schema: %v", tool.Name, err)
+		}
+		e.schemas[tool.Name] = r
+	}
+	t.Cleanup(func() {
+		if err := srv.Close(); err != nil {
+			t.Errorf("server exit: %v; stderr: %s", err, srv.Stderr())
+		}
+		if bad, n := srv.BadLines(); len(bad) > 0 {
+			t.Errorf("%d of %d stdout lines are not JSON-RPC: %.200s", len(bad), n, bad[0])
+		}
+	})
+	return e
+}
+
+// call invokes a tool, checks the result against its output schema (for
+// successes) and returns the structured content.
+func (e *e2e) call(tool string, args map[string]any) map[string]any {
+	e.t.Helper()
+	out, isErr, err := e.srv.Call(e.ctx, tool, args)
+	if err != nil {
+		e.t.Fatalf("%s: %v", tool, err)
+	}
+	if isErr {
+		e.t.Fatalf("%s %v: unexpected error %v", tool, args, out)
+	}
+	e.validate(tool, out)
+	return out
+}
+
+func (e *e2e) validate(tool string, out map[string]any) {
+	e.t.Helper()
+	// Round-trip through JSON so numbers are float64, as the validator expects.
+	b, _ := json.Marshal(out)
+	var v any
+	json.Unmarshal(b, &v)
+	if err := e.schemas[tool].Validate(v); err != nil {
+		e.t.Errorf("%s: output does not validate against its outputSchema: %v", tool, err)
+	}
+}
+
+// callErr invokes a tool that must fail and returns its error body.
+func (e *e2e) callErr(tool string, args map[string]any) map[string]any {
+	e.t.Helper()
+	out, isErr, err := e.srv.Call(e.ctx, tool, args)
+	if err != nil {
+		e.t.Fatalf("%s: %v", tool, err)
+	}
+	if !isErr {
+		e.t.Fatalf("%s %v: want an error result, got %v", tool, args, out)
+	}
+	return out
+}
+
+func num(v any) string { return fmt.Sprint(v) }
+
+func TestE2EToolsList(t *testing.T) {
+	e := startE2E(t, fixtureRoot(t))
+	list, err := e.srv.Client.ListTools(e.ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"list_recent_sessions", "tail_agent_log", "summarize_tool_calls", "session_recap", "search_transcripts",
+		"file_activity", "usage_report", "pacing_window", "coverage_stats"}
+	got := map[string]mcp.Tool{}
+	for _, tool := range list.Tools {
+		got[tool.Name] = tool
+	}
+	for _, name := range want {
+		tool, ok := got[name]
+		if !ok {
+			t.Errorf("tool %s missing", name)
+			continue
+		}
+		a := tool.Annotations
+		if a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint ||
+			a.IdempotentHint == nil || !*a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: annotations are not read-only/non-destructive/idempotent/closed-world: %+v", name, a)
+		}
+		if tool.OutputSchema.Type != "object" && len(tool.RawOutputSchema) == 0 {
+			t.Errorf("%s: no outputSchema", name)
+		}
+	}
+	// The validator must be able to fail, or the schema checks above prove nothing.
+	if err := e.schemas["list_recent_sessions"].Validate(map[string]any{"sessions": 5.0}); err == nil {
+		t.Error("a list_recent_sessions answer with sessions=5 validated")
+	}
+	if len(list.Tools) != len(want) {
+		t.Errorf("got %d tools, want %d", len(list.Tools), len(want))
+	}
+}
+
+func TestE2EEveryTool(t *testing.T) {
+	e := startE2E(t, fixtureRoot(t))
+
+	ls := e.call("list_recent_sessions", map[string]any{"limit": 200})
+	if num(ls["total_matched"]) != "27" || ls["truncated"] != false {
+		t.Errorf("list: total_matched %v truncated %v, want 27 false", ls["total_matched"], ls["truncated"])
+	}
+	ls = e.call("list_recent_sessions", map[string]any{"limit": 2, "repo": "TITLES"})
+	if num(ls["total_matched"]) != "2" {
+		t.Errorf("list repo=TITLES: %v, want 2", ls["total_matched"])
+	}
+
+	tail := e.call("tail_agent_log", map[string]any{"session": "dae68d1d", "limit": 3})
+	if tail["session_id"] != "dae68d1d-9462-4262-8e64-9f368a38164f" || len(tail["entries"].([]any)) != 3 || tail["truncated"] != true {
+		t.Errorf("tail: %v", tail)
+	}
+
+	sum := e.call("summarize_tool_calls", map[string]any{"session": "b86f27bf"})
+	if tot := sum["totals"].(map[string]any); num(tot["total"]) != num(sumOutcomes(tot)) {
+		t.Errorf("summarize: outcomes do not sum: %v", tot)
+	}
+
+	recap := e.call("session_recap", map[string]any{"session": "45aa96c3"})
+	if recap["session_id"] != "45aa96c3-96eb-495c-b706-e5c9a352a604" {
+		t.Errorf("recap: %v", recap["session_id"])
+	}
+
+	search := e.call("search_transcripts", map[string]any{"query": "ZANZIBAR-marker"})
+	if num(search["total_matches"]) == "0" {
+		t.Errorf("search: the spilled tool result was not searched: %v", search)
+	}
+
+	fa := e.call("file_activity", map[string]any{"path": "api.ts"})
+	if num(fa["total_touches"]) == "0" {
+		t.Errorf("file_activity: no touches of api.ts")
+	}
+
+	ur := e.call("usage_report", map[string]any{"group_by": "day,model"})
+	usage := ur["totals"].(map[string]any)["usage"].(map[string]any)
+	if num(usage["input_tokens"]) != "6137" || num(usage["output_tokens"]) != "12549" ||
+		num(usage["cache_creation_tokens"]) != "98668" || num(usage["cache_read_tokens"]) != "1079400" {
+		t.Errorf("usage_report totals: %v", usage)
+	}
+
+	e.call("pacing_window", map[string]any{"hours": 168})
+	cov := e.call("coverage_stats", map[string]any{})
+	if num(cov["sessions"]) != "27" {
+		t.Errorf("coverage sessions: %v", cov["sessions"])
+	}
+}
+
+func sumOutcomes(m map[string]any) int {
+	n := 0
+	for _, k := range []string{"ok", "error", "rejected", "pending", "in_progress"} {
+		var v int
+		fmt.Sscan(num(m[k]), &v)
+		n += v
+	}
+	return n
+}
+
+func TestE2EErrors(t *testing.T) {
+	e := startE2E(t, fixtureRoot(t))
+	cases := []struct {
+		tool string
+		args map[string]any
+		code string
+		arg  string
+	}{
+		{"tail_agent_log", map[string]any{"session": "../../etc/passwd"}, "invalid_argument", "session"},
+		{"tail_agent_log", map[string]any{"session": "abc"}, "invalid_argument", "session"},
+		{"tail_agent_log", map[string]any{"session": strings.Repeat("a", 10000)}, "invalid_argument", "session"},
+		{"tail_agent_log", map[string]any{"session": "latest", "limit": 0}, "invalid_argument", "limit"},
+		{"tail_agent_log", map[string]any{"session": "latest", "limit": 1001}, "invalid_argument", "limit"},
+		{"list_recent_sessions", map[string]any{"limit": 201}, "invalid_argument", "limit"},
+		{"list_recent_sessions", map[string]any{"bogus": 1}, "invalid_argument", "bogus"},
+		{"list_recent_sessions", map[string]any{"limit": "ten"}, "invalid_argument", "limit"},
+		{"list_recent_sessions", map[string]any{"since": "last week"}, "invalid_argument", "since"},
+		{"search_transcripts", map[string]any{"query": "a(b", "regex": true}, "invalid_argument", "query"},
+		{"search_transcripts", map[string]any{"query": "x", "roles": []string{"system"}}, "invalid_argument", "roles"},
+		{"usage_report", map[string]any{"group_by": "day,model,repo"}, "invalid_argument", "group_by"},
+		{"usage_report", map[string]any{"group_by": "hour"}, "invalid_argument", "group_by"},
+		{"pacing_window", map[string]any{"hours": 169}, "invalid_argument", "hours"},
+		{"file_activity", map[string]any{"path": ""}, "invalid_argument", "path"},
+		{"file_activity", map[string]any{"path": "x", "limit": 501}, "invalid_argument", "limit"},
+		{"summarize_tool_calls", map[string]any{"session": "ffffffff"}, "session_not_found", ""},
+		{"session_recap", map[string]any{"session": "a7c31e58"}, "ambiguous_session", ""},
+		{"tail_agent_log", map[string]any{"session": "4510a0cc-6b1c-4fce-81ca-00bf87e0f3cb"}, "ambiguous_session", ""},
+	}
+	for _, c := range cases {
+		body := e.callErr(c.tool, c.args)
+		if body["error"] != c.code {
+			t.Errorf("%s %v: error %v, want %s (%v)", c.tool, c.args, body["error"], c.code, body["message"])
+		}
+		if c.arg != "" && body["argument"] != c.arg {
+			t.Errorf("%s %v: argument %v, want %s", c.tool, c.args, body["argument"], c.arg)
+		}
+		if msg, _ := body["message"].(string); msg == "" || len(msg) > 400 {
+			t.Errorf("%s: message %q should be one readable sentence", c.tool, msg)
+		}
+		if c.code == "ambiguous_session" {
+			if cands, _ := body["candidates"].([]any); len(cands) != 2 {
+				t.Errorf("%s: candidates %v, want 2", c.tool, body["candidates"])
+			}
+		}
+	}
+}
+
+func TestE2EMissingRoot(t *testing.T) {
+	e := startE2E(t, filepath.Join(t.TempDir(), "nope"))
+	ls := e.call("list_recent_sessions", map[string]any{})
+	if num(ls["total_matched"]) != "0" || !strings.Contains(fmt.Sprint(ls["log_root_note"]), "does not exist") {
+		t.Errorf("list on a missing root: %v", ls)
+	}
+	body := e.callErr("tail_agent_log", map[string]any{"session": "latest"})
+	if body["error"] != "log_root_missing" {
+		t.Errorf("tail on a missing root: %v", body)
+	}
+}
+
+func TestBadConfigExits2(t *testing.T) {
+	for _, env := range [][]string{
+		{"AGENT_ACTIVITY_TIMEZONE=Mars/Olympus"},
+		{"AGENT_ACTIVITY_PRICING_FILE=/nonexistent/pricing.json"},
+		{"AGENT_ACTIVITY_LIVE_WINDOW=soon"},
+	} {
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			t.Setenv(k, v)
+		}
+		var stdout, stderr strings.Builder
+		code := run(context.Background(), nil, strings.NewReader(""), &stdout, &stderr, time.Now)
+		if code != 2 || stdout.Len() != 0 || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 || stderr.Len() == 0 {
+			t.Errorf("%v: code %d, stdout %q, stderr %q; want 2, nothing, one line", env, code, stdout.String(), stderr.String())
+		}
+		for _, kv := range env {
+			k, _, _ := strings.Cut(kv, "=")
+			os.Unsetenv(k)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "p.json")
+	os.WriteFile(bad, []byte(`{"claude-x": {"input": "cheap"}}`), 0o644)
+	t.Setenv("AGENT_ACTIVITY_PRICING_FILE", bad)
+	var stdout, stderr strings.Builder
+	if code := run(context.Background(), nil, strings.NewReader(""), &stdout, &stderr, time.Now); code != 2 {
+		t.Errorf("malformed pricing file: code %d, stderr %q", code, stderr.String())
+	}
+}
