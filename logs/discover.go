@@ -21,9 +21,70 @@ type RootInfo struct {
 	Exists bool
 }
 
+// dirCache remembers folder listings by the folder's mtime: a folder whose
+// mtime did not change has the same entries, so a refresh re-stats known
+// folders instead of re-listing the tree. Agent sidecars are cached with it.
+type dirCache struct {
+	dirs  map[string]dirListing
+	metas map[string]rawAgentMeta
+	seen  map[string]bool // folders visited in the current pass
+}
+
+type dirListing struct {
+	mtime   int64
+	entries []os.DirEntry
+}
+
+func newDirCache() *dirCache {
+	return &dirCache{dirs: map[string]dirListing{}, metas: map[string]rawAgentMeta{}}
+}
+
+func (c *dirCache) readDir(dir string) []os.DirEntry {
+	c.seen[dir] = true
+	st, err := os.Stat(dir)
+	if err != nil {
+		delete(c.dirs, dir)
+		return nil
+	}
+	mt := st.ModTime().UnixNano()
+	if l, ok := c.dirs[dir]; ok && l.mtime == mt {
+		return l.entries
+	}
+	entries, _ := os.ReadDir(dir)
+	c.dirs[dir] = dirListing{mtime: mt, entries: entries}
+	return entries
+}
+
+// prune forgets folders not visited in the last pass.
+func (c *dirCache) prune() {
+	for d := range c.dirs {
+		if !c.seen[d] {
+			delete(c.dirs, d)
+		}
+	}
+}
+
+func (c *dirCache) meta(path string) (rawAgentMeta, bool) {
+	if m, ok := c.metas[path]; ok {
+		return m, true
+	}
+	b, err := readSmall(path, 64<<10)
+	if err != nil {
+		return rawAgentMeta{}, false
+	}
+	m, ok := decodeAgentMeta(b)
+	if ok {
+		m.AgentType, m.Description = clip(m.AgentType, 100), clip(m.Description, 300)
+		c.metas[path] = m
+	}
+	return m, ok
+}
+
 // discover lists every transcript file under the roots. Unreadable folders and
 // anything that is not a transcript are skipped: discovery never fails.
-func discover(roots []string) ([]discovered, []RootInfo) {
+func (c *dirCache) discover(roots []string) ([]discovered, []RootInfo) {
+	c.seen = map[string]bool{}
+	defer c.prune()
 	var out []discovered
 	infos := make([]RootInfo, 0, len(roots))
 	for _, root := range roots {
@@ -34,20 +95,20 @@ func discover(roots []string) ([]discovered, []RootInfo) {
 			continue
 		}
 		infos = append(infos, RootInfo{Path: root, Exists: true})
-		projects, _ := os.ReadDir(root)
+		projects := c.readDir(root)
 		for _, p := range projects {
 			pdir := filepath.Join(root, p.Name())
 			if !isDirInside(pdir, p, real) {
 				continue
 			}
-			out = discoverProject(out, root, real, pdir, p.Name())
+			out = c.discoverProject(out, root, real, pdir, p.Name())
 		}
 	}
 	return out, infos
 }
 
-func discoverProject(out []discovered, root, real, pdir, project string) []discovered {
-	entries, _ := os.ReadDir(pdir)
+func (c *dirCache) discoverProject(out []discovered, root, real, pdir, project string) []discovered {
+	entries := c.readDir(pdir)
 	for _, e := range entries {
 		name := e.Name()
 		full := filepath.Join(pdir, name)
@@ -69,22 +130,27 @@ func discoverProject(out []discovered, root, real, pdir, project string) []disco
 		if !isDirInside(full, e, real) {
 			continue
 		}
-		sub := filepath.Join(full, "subagents")
-		if st, err := os.Lstat(sub); err != nil || !st.IsDir() {
+		var sub string
+		for _, se := range c.readDir(full) {
+			if se.Name() == "subagents" && se.IsDir() {
+				sub = filepath.Join(full, "subagents")
+			}
+		}
+		if sub == "" {
 			continue
 		}
-		out = walkSubagents(out, root, real, pdir, project, name, sub, 0)
+		out = c.walkSubagents(out, root, real, pdir, project, name, sub, 0)
 	}
 	return out
 }
 
 // walkSubagents finds agent-*.jsonl under a session's subagents folder, at any
 // depth (workflows nest them), without following symlinks out of the root.
-func walkSubagents(out []discovered, root, real, pdir, project, sessionID, dir string, depth int) []discovered {
+func (c *dirCache) walkSubagents(out []discovered, root, real, pdir, project, sessionID, dir string, depth int) []discovered {
 	if depth > 8 {
 		return out
 	}
-	entries, _ := os.ReadDir(dir)
+	entries := c.readDir(dir)
 	for _, e := range entries {
 		name := e.Name()
 		full := filepath.Join(dir, name)
@@ -96,16 +162,14 @@ func walkSubagents(out []discovered, root, real, pdir, project, sessionID, dir s
 			id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
 			d := discovered{path: full, root: root, projectDir: pdir, project: project, kind: SubagentFile,
 				sessionID: sessionID, agentID: id, info: fi}
-			if b, err := readSmall(filepath.Join(dir, "agent-"+id+".meta.json"), 64<<10); err == nil {
-				if m, ok := decodeAgentMeta(b); ok {
-					d.agentType, d.agentDesc = clip(m.AgentType, 100), clip(m.Description, 300)
-				}
+			if m, ok := c.meta(filepath.Join(dir, "agent-"+id+".meta.json")); ok {
+				d.agentType, d.agentDesc = m.AgentType, m.Description
 			}
 			out = append(out, d)
 			continue
 		}
 		if isDirInside(full, e, real) {
-			out = walkSubagents(out, root, real, pdir, project, sessionID, full, depth+1)
+			out = c.walkSubagents(out, root, real, pdir, project, sessionID, full, depth+1)
 		}
 	}
 	return out

@@ -29,6 +29,7 @@ type Store struct {
 	cfg Config
 
 	mu    sync.Mutex // serialises refreshes
+	dirs  *dirCache
 	files map[string]*FileSummary
 	snap  *Snapshot
 }
@@ -44,7 +45,7 @@ func NewStore(cfg Config) *Store {
 	if cfg.LiveWindow <= 0 {
 		cfg.LiveWindow = 10 * time.Minute
 	}
-	return &Store{cfg: cfg, files: map[string]*FileSummary{}}
+	return &Store{cfg: cfg, files: map[string]*FileSummary{}, dirs: newDirCache()}
 }
 
 // Config returns the store's configuration.
@@ -60,7 +61,7 @@ func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, err
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
-	found, roots := discover(s.cfg.Roots)
+	found, roots := s.dirs.discover(s.cfg.Roots)
 	var work []*FileSummary
 	next := make(map[string]*FileSummary, len(found))
 	changed := len(found) != len(s.files)

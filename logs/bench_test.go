@@ -1,0 +1,84 @@
+package logs
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func corpusBytes(b *testing.B, roots []string) int64 {
+	var n int64
+	for _, r := range roots {
+		filepath.Walk(r, func(p string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() && filepath.Ext(p) == ".jsonl" {
+				n += info.Size()
+			}
+			return nil
+		})
+	}
+	return n
+}
+
+// benchRoots is the public corpus, or AGENT_ACTIVITY_BENCH_ROOT when set (a
+// generated corpus from scripts/gencorpus).
+func benchRoots(b *testing.B) []string {
+	if r := os.Getenv("AGENT_ACTIVITY_BENCH_ROOT"); r != "" {
+		return filepath.SplitList(r)
+	}
+	return corpusRoots(b)
+}
+
+// BenchmarkFullScan measures a cold summary of every file (a fresh process).
+func BenchmarkFullScan(b *testing.B) {
+	roots := benchRoots(b)
+	b.SetBytes(corpusBytes(b, roots))
+	b.ReportAllocs()
+	Warm()
+	pt := testPricing(b)
+	for i := 0; i < b.N; i++ {
+		st := NewStore(Config{Roots: roots, Now: func() time.Time { return testNow }, Pricing: pt})
+		if _, err := st.Snapshot(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWarmRefresh measures a question asked again with nothing changed.
+func BenchmarkWarmRefresh(b *testing.B) {
+	roots := benchRoots(b)
+	st := NewStore(Config{Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(b)})
+	if _, err := st.Snapshot(context.Background(), nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := st.Snapshot(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLineReader measures splitting lines alone.
+func BenchmarkLineReader(b *testing.B) {
+	var data []byte
+	for _, r := range benchRoots(b) {
+		filepath.Walk(r, func(p string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() && filepath.Ext(p) == ".jsonl" && len(data) < 64<<20 {
+				d, _ := os.ReadFile(p)
+				data = append(data, d...)
+			}
+			return nil
+		})
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		lr := NewLineReader(bytes.NewReader(data), 0)
+		for lr.Scan() {
+		}
+	}
+}
