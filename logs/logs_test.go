@@ -466,8 +466,8 @@ func TestUsageReportDaysInZone(t *testing.T) {
 		want string
 	}{
 		{time.UTC, "2026-11-25=100 2026-11-26=11 "},
-		{tokyo, "2026-11-26=111 "},             // 07:30, 10:30, 18:00 JST
-		{la, "2026-11-25=110 2026-11-26=1 "},    // 14:30, 17:30 PST, 01:00 PST next day
+		{tokyo, "2026-11-26=111 "},           // 07:30, 10:30, 18:00 JST
+		{la, "2026-11-25=110 2026-11-26=1 "}, // 14:30, 17:30 PST, 01:00 PST next day
 	} {
 		st := NewStore(Config{Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t), Location: c.loc})
 		sn, _ := st.Snapshot(context.Background(), nil)
