@@ -323,3 +323,72 @@ func TestBadConfigExits2(t *testing.T) {
 		t.Errorf("malformed pricing file: code %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestE2EAnswers asserts exact answers on the fixture tree (testdata/EXPECTED.md).
+func TestE2EAnswers(t *testing.T) {
+	e := startE2E(t, fixtureRoot(t))
+
+	for path, want := range map[string]string{"api.ts": "3", "src/api.ts": "1", "lib/api.ts": "2", "i.ts": "0", "**/*.ts": "5", "config.go": "3"} {
+		fa := e.call("file_activity", map[string]any{"path": path})
+		if num(fa["total_touches"]) != want {
+			t.Errorf("file_activity %q: %v touches, want %s", path, fa["total_touches"], want)
+		}
+	}
+	fa := e.call("file_activity", map[string]any{"path": "api.ts"})
+	touches := fa["touches"].([]any)
+	first := touches[0].(map[string]any)
+	if first["session_id"] != "d90d2c62-389b-4b90-97fa-36c0ca75219f" || first["action"] != "edit" || first["outcome"] != "ok" ||
+		num(fa["sessions_total"]) != "2" {
+		t.Errorf("file_activity api.ts newest touch %v, sessions %v", first, fa["sessions_total"])
+	}
+
+	s := e.call("search_transcripts", map[string]any{"query": "zanzibar-marker"})
+	m := s["matches"].([]any)
+	if num(s["total_matches"]) != "1" || len(m) != 1 || m[0].(map[string]any)["role"] != "tool_result" ||
+		m[0].(map[string]any)["session_id"] != "2d5fd24a-6e26-4039-80e5-cfac5f4e2d2d" {
+		t.Errorf("search zanzibar-marker: %v", s)
+	}
+	s = e.call("search_transcripts", map[string]any{"query": "zanzibar-marker", "roles": []string{"user", "assistant"}})
+	if num(s["total_matches"]) != "0" {
+		t.Errorf("search with roles user,assistant found a tool result: %v", s)
+	}
+
+	r := e.call("session_recap", map[string]any{"session": "45aa96c3"})
+	if r["title"] != "Move API client into src/lib" || len(r["open_todos"].([]any)) != 2 || len(r["pr_links"].([]any)) != 1 ||
+		len(r["files_changed"].([]any)) != 2 {
+		t.Errorf("recap T1: title %v todos %v prs %v files %v", r["title"], r["open_todos"], r["pr_links"], r["files_changed"])
+	}
+	if u := r["usage"].(map[string]any); num(u["total_tokens"]) != "54448" || num(u["cost"]) != "0.07344" {
+		t.Errorf("recap T1 usage: %v", u)
+	}
+
+	sum := e.call("summarize_tool_calls", map[string]any{"session": "b86f27bf"})
+	tot := sum["totals"].(map[string]any)
+	if num(tot["ok"]) != "2" || num(tot["error"]) != "1" || num(tot["rejected"]) != "3" || num(tot["pending"]) != "1" ||
+		num(tot["in_progress"]) != "0" || num(tot["total"]) != "7" || len(sum["failing_calls"].([]any)) != 4 {
+		t.Errorf("summarize outcomes: %v, failing %d", tot, len(sum["failing_calls"].([]any)))
+	}
+	raw, _ := json.Marshal(sum)
+	for _, secret := range []string{"S3cr3tFakePassw0rd", "AKIAFAKEFAKEFAKE1234"} {
+		if strings.Contains(string(raw), secret) {
+			t.Errorf("summarize_tool_calls leaked %s", secret)
+		}
+	}
+
+	ur := e.call("usage_report", map[string]any{"group_by": "day", "since": "2026-11-25", "until": "2026-11-26"})
+	rows := ur["rows"].([]any)
+	if len(rows) != 2 || num(rows[0].(map[string]any)["usage"].(map[string]any)["total_tokens"]) != "4330" ||
+		num(rows[1].(map[string]any)["usage"].(map[string]any)["total_tokens"]) != "8370" {
+		t.Errorf("usage_report UTC days: %v", rows)
+	}
+}
+
+func TestE2EMidnightInLosAngeles(t *testing.T) {
+	e := startE2E(t, fixtureRoot(t), "AGENT_ACTIVITY_TIMEZONE=America/Los_Angeles")
+	ur := e.call("usage_report", map[string]any{"group_by": "day", "since": "2026-11-25", "until": "2026-11-26", "repo": "midnight"})
+	rows := ur["rows"].([]any)
+	if ur["timezone"] != "America/Los_Angeles" || len(rows) != 1 || rows[0].(map[string]any)["day"] != "2026-11-25" ||
+		num(rows[0].(map[string]any)["usage"].(map[string]any)["cost"]) != "0.03327" {
+		t.Errorf("usage_report LA days: %v", ur)
+	}
+}
