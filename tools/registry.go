@@ -16,5 +16,6 @@ func All(d Deps) []Spec {
 		UsageReport(d),
 		PacingWindow(d),
 		CoverageStats(d),
+		ScanSecrets(d),
 	}
 }

@@ -1,0 +1,234 @@
+package logs
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// SecretMatch is one credential a detector found in a text.
+type SecretMatch struct {
+	Rule   string
+	Secret string
+}
+
+// SecretQuery scans sessions for credentials with Find (the redactor's detector).
+type SecretQuery struct {
+	Sessions []*Session
+	Range    TimeRange
+	Find     func(text string) []SecretMatch
+}
+
+// SecretFinding is one distinct secret on one line of one file. Secret is the
+// plaintext and must never leave the process: callers mask and fingerprint it.
+type SecretFinding struct {
+	Rule    string
+	File    string // relative to its log root, '/'-separated
+	Line    int    // 1-based physical line
+	Session *Session
+	Time    int64
+	Secret  string
+}
+
+// SecretScan is the result of a scan.
+type SecretScan struct {
+	Findings     []SecretFinding // ordered by file, then line
+	FilesScanned int
+	BytesScanned int64
+}
+
+var blobType = []byte(`"type":"api-request-blob"`)
+
+// ScanSecrets reads every transcript line of the sessions (main and subagent
+// files) and their spilled tool results. Lines of type api-request-blob repeat
+// other lines' text and are skipped so a secret is not reported twice.
+func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretScan, error) {
+	type job struct {
+		s    *Session
+		path string
+		root string
+		txt  bool
+	}
+	var jobs []job
+	for _, s := range q.Sessions {
+		if !q.Range.Overlaps(s.Start, s.End) {
+			continue
+		}
+		for _, f := range s.Files() {
+			jobs = append(jobs, job{s: s, path: f.Path, root: f.Root})
+		}
+		dir := filepath.Join(s.ProjectDir, s.ID, "tool-results")
+		if entries, err := os.ReadDir(dir); err == nil {
+			for _, e := range entries {
+				if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".txt") {
+					jobs = append(jobs, job{s: s, path: filepath.Join(dir, e.Name()), root: s.Root, txt: true})
+				}
+			}
+		}
+	}
+	var (
+		mu      sync.Mutex
+		res     SecretScan
+		next    atomic.Int64
+		scanned atomic.Int64
+		files   atomic.Int64
+		wg      sync.WaitGroup
+	)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(jobs) || ctx.Err() != nil {
+					return
+				}
+				j := jobs[i]
+				found := scanSecretFile(j.s, j.path, j.root, j.txt, q, &scanned)
+				files.Add(1)
+				if len(found) > 0 {
+					mu.Lock()
+					res.Findings = append(res.Findings, found...)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return SecretScan{}, err
+	}
+	sort.Slice(res.Findings, func(i, j int) bool {
+		a, b := res.Findings[i], res.Findings[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Rule < b.Rule
+	})
+	res.FilesScanned, res.BytesScanned = int(files.Load()), scanned.Load()
+	return res, nil
+}
+
+func scanSecretFile(s *Session, path, root string, txt bool, q SecretQuery, scanned *atomic.Int64) []SecretFinding {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer fh.Close()
+	var mtime int64
+	if st, err := fh.Stat(); err == nil {
+		mtime = st.ModTime().UnixMilli()
+	}
+	rel := relPath(root, path)
+	var out []SecretFinding
+	lr := NewLineReader(fh, 0)
+	lineNo := 0
+	var buf []byte
+	for lr.Scan() {
+		lineNo++
+		line := lr.Line()
+		scanned.Add(int64(len(line)) + 1)
+		if len(line) == 0 {
+			continue
+		}
+		ts := mtime
+		text := line
+		if !txt {
+			if bytes.Contains(line, blobType) {
+				continue
+			}
+			if t := lineTimestamp(line); t != 0 {
+				ts = t
+			}
+			if !q.Range.Contains(ts) {
+				continue
+			}
+			buf = unescapeJSON(buf[:0], line)
+			text = buf
+		}
+		matches := q.Find(string(text))
+		seen := map[string]bool{}
+		for _, m := range matches {
+			if seen[m.Secret] {
+				continue
+			}
+			seen[m.Secret] = true
+			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: lineNo, Session: s, Time: ts, Secret: m.Secret})
+		}
+	}
+	return out
+}
+
+// lineTimestamp reads the "timestamp" of a raw line without decoding it whole.
+func lineTimestamp(line []byte) int64 {
+	i := bytes.Index(line, []byte(`"timestamp":"`))
+	if i < 0 {
+		return 0
+	}
+	rest := line[i+13:]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return 0
+	}
+	return parseTime(string(rest[:j]))
+}
+
+// unescapeJSON decodes the escapes of a raw JSON line in place of a full
+// decode: the structure stays, string contents read as text, so a secret
+// split by \n inside a string (a PEM block) is found whole.
+func unescapeJSON(dst, src []byte) []byte {
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c != '\\' || i+1 >= len(src) {
+			dst = append(dst, c)
+			continue
+		}
+		i++
+		switch src[i] {
+		case 'n':
+			dst = append(dst, '\n')
+		case 't':
+			dst = append(dst, '\t')
+		case 'r':
+			dst = append(dst, '\r')
+		case '"', '\\', '/':
+			dst = append(dst, src[i])
+		case 'u':
+			if i+4 < len(src) {
+				var r rune
+				ok := true
+				for _, h := range src[i+1 : i+5] {
+					r <<= 4
+					switch {
+					case h >= '0' && h <= '9':
+						r |= rune(h - '0')
+					case h >= 'a' && h <= 'f':
+						r |= rune(h-'a') + 10
+					case h >= 'A' && h <= 'F':
+						r |= rune(h-'A') + 10
+					default:
+						ok = false
+					}
+				}
+				if ok {
+					dst = append(dst, string(r)...)
+					i += 4
+					continue
+				}
+			}
+			dst = append(dst, '\\', 'u')
+		default:
+			dst = append(dst, '\\', src[i])
+		}
+	}
+	return dst
+}
