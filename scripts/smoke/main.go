@@ -93,6 +93,7 @@ func run(root string) error {
 		{"usage_report", map[string]any{"group_by": "model"}},
 		{"pacing_window", map[string]any{"hours": 168}},
 		{"coverage_stats", map[string]any{}},
+		{"scan_secrets", map[string]any{"max_findings": 10}},
 		{"tail_agent_log", map[string]any{"session": "../etc/passwd"}},
 	}
 	for _, c := range calls {
@@ -169,6 +170,12 @@ func digest(tool string, out map[string]any) string {
 		fmt.Fprintf(&b, "  TOTAL sessions=%v %s\n", get(tot, "sessions"), usage(get(tot, "usage")))
 	case "pacing_window":
 		fmt.Fprintf(&b, "  %v h: %v tokens/h, $%v/h, %v sessions\n", out["hours"], out["tokens_per_hour"], out["cost_per_hour"], out["sessions_total"])
+	case "scan_secrets":
+		sum, _ := out["summary"].(map[string]any)
+		fmt.Fprintf(&b, "  %v findings in %v files (%v bytes): %v\n", sum["findings"], sum["files_scanned"], sum["bytes_scanned"], compact(sum["by_rule"]))
+		for _, f := range list(out["findings"]) {
+			fmt.Fprintf(&b, "  %-18v %-22v %v:%v\n", f["rule"], f["masked"], f["file"], f["line"])
+		}
 	case "coverage_stats":
 		fmt.Fprintf(&b, "  %v sessions, %v subagent files, %v bytes, %v skipped lines, %v unverified, %v → %v\n",
 			out["sessions"], out["subagent_files"], out["bytes"], out["skipped_lines"], out["unverified_sessions"], out["first_activity"], out["last_activity"])
