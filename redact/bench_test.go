@@ -1,0 +1,93 @@
+package redact
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+)
+
+// proseCorpus returns about n bytes of ordinary transcript text: prose,
+// code, JSON, URLs, ids and hashes, with no secret in it.
+func proseCorpus(n int) string {
+	lines := []string{
+		"I'll start by reading the configuration file to understand how the server is wired.",
+		"The API key is stored in the env, so the handler never sees it directly.",
+		`func (s *Server) Handle(ctx context.Context, req *Request) (*Response, error) {`,
+		`	if err := s.validate(req); err != nil { return nil, fmt.Errorf("validate: %w", err) }`,
+		`	resp, err := s.client.Do(ctx, req.URL, map[string]string{"Accept": "application/json"})`,
+		`{"type":"text","text":"Done. The tests pass.","usage":{"input_tokens":1234,"output_tokens":567}}`,
+		`"cache_read_input_tokens": 86789, "cache_creation_input_tokens": 0, "max_tokens: 4096"`,
+		"See https://github.com/anthropics/claude-code/issues/1234 and https://go.dev/doc/effective_go#names.",
+		"session 0b7d1a1e-5c3f-4a5e-9c1e-2f8e6a7b9c0d, commit 3f786850e387550fdab836ed7e6dc881de23001b",
+		`{"id":"msg_01XyZ3abCdEfGhIjKlMnOpQrSt","tool_use_id":"toolu_01ABCdefGHIjklMNOpqrSTUv"}`,
+		"- Bullet: use `token_count=12345` only for display; password: \"\" means unset.",
+		"x := y + 1; for i := 0; i < len(s); i++ { total += s[i] }",
+		"Summary: refactored the parser, renamed Foo to Bar, and updated README.md.",
+		"export PATH=$HOME/go/bin:$PATH && go test ./... -run TestParse -count=1",
+		"Bearer tokens are described in RFC 6750; Basic auth in RFC 7617.",
+	}
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		b.WriteString(lines[i%len(lines)])
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func base64Corpus(n int) string {
+	s := "iVBORw0KGgoAAAANSUhEUgAA" + base64.StdEncoding.EncodeToString(pseudoRandom(n*3/4, 7))
+	return s[:n]
+}
+
+func benchString(b *testing.B, in string) {
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		String(in)
+	}
+}
+
+func BenchmarkStringProse(b *testing.B)  { benchString(b, proseCorpus(1<<20)) }
+func BenchmarkStringBase64(b *testing.B) { benchString(b, base64Corpus(2<<20)) }
+
+// BenchmarkStringWithSecrets is prose with a secret every 4 KB or so.
+func BenchmarkStringWithSecrets(b *testing.B) {
+	var sb strings.Builder
+	chunk := proseCorpus(4 << 10)
+	for i := 0; sb.Len() < 1<<20; i++ {
+		sb.WriteString(chunk)
+		sb.WriteString("GH_TOKEN=ghp_" + fill(36, i) + "\n")
+	}
+	benchString(b, sb.String())
+}
+
+func TestCorporaAreClean(t *testing.T) {
+	for name, in := range map[string]string{"prose": proseCorpus(1 << 16), "base64": base64Corpus(1 << 20)} {
+		if fs := Find(in); fs != nil {
+			t.Errorf("%s corpus has findings: %+v", name, fs[0])
+		}
+	}
+}
+
+// BenchmarkStringHostile feeds shapes built to defeat a naive scanner:
+// triggers repeated inside one long run, nested assignments, unterminated
+// blocks. Each must stay linear.
+func BenchmarkStringHostile(b *testing.B) {
+	const n = 2 << 20
+	rep := func(unit string) string { return strings.Repeat(unit, n/len(unit)) }
+	shapes := []struct{ name, in string }{
+		{"sk-dash", rep("sk-")},
+		{"token-colon", rep("token:")},
+		{"password-eq", rep("password=")},
+		{"jwt-heads", rep("-eyJ")},
+		{"pem-begins", rep("-----BEGIN PRIVATE KEY-----")},
+		{"pem-unterminated", "-----BEGIN PRIVATE KEY-----\n" + rep("A")},
+		{"bearer", rep("Bearer ")},
+		{"url-schemes", rep("a://")},
+		{"same-secret", rep("T=ghp_" + fill(36, 1) + " ")},
+	}
+	for _, sh := range shapes {
+		b.Run(sh.name, func(b *testing.B) { benchString(b, sh.in) })
+	}
+}
