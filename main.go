@@ -84,9 +84,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		case "--help", "-h", "-help", "help":
 			fmt.Fprint(stdout, usageText)
 			return 0
+		case "install": // needs no configuration; a bad variable must not block it
+			return installCommand(args[1:], stdout, stderr)
 		}
 	}
 	a, err := setup(now)
+	if len(args) > 0 && args[0] == "doctor" { // doctor reports a bad configuration itself
+		return doctorCommand(ctx, a, err, stdout)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "agent-activity:", err)
 		return 2
@@ -97,10 +102,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "call":
 		return callCommand(ctx, a, args[1:], stdout, stderr)
-	case "doctor":
-		return doctorCommand(ctx, a, stdout)
-	case "install":
-		return installCommand(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "agent-activity: unknown command %q; see --help\n", args[0])
 	return 2

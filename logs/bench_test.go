@@ -80,5 +80,6 @@ func BenchmarkLineReader(b *testing.B) {
 		lr := NewLineReader(bytes.NewReader(data), 0)
 		for lr.Scan() {
 		}
+		lr.Close()
 	}
 }

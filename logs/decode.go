@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/bytedance/sonic"
 	"github.com/bytedance/sonic/decoder"
@@ -124,8 +125,16 @@ const (
 
 func decodeLine(b []byte, l *rawLine) decodeStatus {
 	*l = rawLine{}
-	err := lineAPI.Unmarshal(b, l)
-	return classify(err)
+	return classify(unmarshal(b, l))
+}
+
+// unmarshal decodes b without copying it first (sonic's []byte entry point
+// copies the whole input into a string). Decoded strings alias b.
+func unmarshal(b []byte, v any) error {
+	if len(b) == 0 {
+		return lineAPI.UnmarshalFromString("", v)
+	}
+	return lineAPI.UnmarshalFromString(unsafe.String(unsafe.SliceData(b), len(b)), v)
 }
 
 func classify(err error) decodeStatus {
@@ -149,13 +158,13 @@ func decodeBlocks(raw []byte) []rawBlock {
 	switch raw[0] {
 	case '"':
 		var s string
-		if lineAPI.Unmarshal(raw, &s) != nil {
+		if unmarshal(raw, &s) != nil {
 			return nil
 		}
 		return []rawBlock{{Type: "text", Text: s}}
 	case '[':
 		var bs []rawBlock
-		if classify(lineAPI.Unmarshal(raw, &bs)) == decodeFailed {
+		if classify(unmarshal(raw, &bs)) == decodeFailed {
 			return nil
 		}
 		return bs
@@ -173,13 +182,13 @@ func resultText(raw []byte) string {
 	switch raw[0] {
 	case '"':
 		var s string
-		if lineAPI.Unmarshal(raw, &s) != nil {
+		if unmarshal(raw, &s) != nil {
 			return ""
 		}
 		return s
 	case '[':
 		var bs []rawBlock
-		if classify(lineAPI.Unmarshal(raw, &bs)) == decodeFailed {
+		if classify(unmarshal(raw, &bs)) == decodeFailed {
 			return ""
 		}
 		var sb strings.Builder
@@ -200,7 +209,7 @@ func decodeToolInput(raw []byte) rawToolInput {
 	var in rawToolInput
 	raw = trimSpace(raw)
 	if len(raw) > 0 && raw[0] == '{' {
-		_ = lineAPI.Unmarshal(raw, &in)
+		_ = unmarshal(raw, &in)
 	}
 	return in
 }
@@ -216,7 +225,7 @@ func compactJSON(raw []byte, max int) string {
 
 func decodeAgentMeta(b []byte) (rawAgentMeta, bool) {
 	var m rawAgentMeta
-	if classify(lineAPI.Unmarshal(b, &m)) == decodeFailed {
+	if classify(unmarshal(b, &m)) == decodeFailed {
 		return m, false
 	}
 	return m, true
@@ -258,10 +267,26 @@ func truncate(s string, max int) string {
 }
 
 // clip returns a copy of s cut to max runes (invalid UTF-8 repaired), safe to keep
-// after the line buffer is reused.
+// after the line buffer is reused. Text is cut here, before the tools layer
+// redacts it, so a cut must never leave part of a secret that the redactor
+// can no longer recognise: a cut drops the partial word at its end, and a
+// PEM block whose END line was cut off.
 func clip(s string, max int) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	return strings.Clone(truncate(s, max))
+	if len(s) <= max || utf8.RuneCountInString(s) <= max {
+		return strings.Clone(s)
+	}
+	cut := truncate(s, max)
+	cut = strings.TrimSuffix(cut, "…")
+	if i := strings.LastIndexAny(cut, " \t\n\r"); i >= 0 {
+		cut = cut[:i]
+	} else {
+		cut = ""
+	}
+	if b := strings.LastIndex(cut, "-----BEGIN"); b >= 0 && !strings.Contains(cut[b:], "-----END") {
+		cut = cut[:b]
+	}
+	return strings.Clone(strings.TrimRight(cut, " \t\n\r") + "…")
 }

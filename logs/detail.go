@@ -2,7 +2,6 @@ package logs
 
 import (
 	"bytes"
-	"os"
 	"strings"
 )
 
@@ -56,12 +55,13 @@ func (o *OutcomeCounts) Add(outcome string) {
 // walkLines calls fn for every decodable line of a file, with its 1-based
 // line number among non-blank lines. A torn last line is not passed on.
 func walkLines(path string, fn func(lineNo int32, l *rawLine) bool) error {
-	fh, err := os.Open(path)
+	fh, err := openRegular(path)
 	if err != nil {
 		return err
 	}
 	defer fh.Close()
 	lr := NewLineReader(fh, 0)
+	defer lr.Close()
 	var l rawLine
 	var n int32
 	for lr.Scan() {

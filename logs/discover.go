@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // discovered is one transcript file found under a root.
@@ -27,7 +28,31 @@ type RootInfo struct {
 type dirCache struct {
 	dirs  map[string]dirListing
 	metas map[string]rawAgentMeta
-	seen  map[string]bool // folders visited in the current pass
+	seen  map[string]bool     // folders visited in the current pass
+	inode map[fileID]struct{} // folders and files visited in this pass: breaks symlink loops and duplicates
+}
+
+type fileID struct{ dev, ino uint64 }
+
+func idOf(fi os.FileInfo) (fileID, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, false
+	}
+	return fileID{uint64(st.Dev), st.Ino}, true
+}
+
+// firstVisit records fi and reports whether it was not seen before in this pass.
+func (c *dirCache) firstVisit(fi os.FileInfo) bool {
+	id, ok := idOf(fi)
+	if !ok {
+		return true
+	}
+	if _, dup := c.inode[id]; dup {
+		return false
+	}
+	c.inode[id] = struct{}{}
+	return true
 }
 
 type dirListing struct {
@@ -40,12 +65,15 @@ func newDirCache() *dirCache {
 }
 
 func (c *dirCache) readDir(dir string) []os.DirEntry {
-	c.seen[dir] = true
 	st, err := os.Stat(dir)
 	if err != nil {
 		delete(c.dirs, dir)
 		return nil
 	}
+	if !c.firstVisit(st) {
+		return nil // reached again through a symlink: a loop or a duplicate
+	}
+	c.seen[dir] = true
 	mt := st.ModTime().UnixNano()
 	if l, ok := c.dirs[dir]; ok && l.mtime == mt {
 		return l.entries
@@ -64,9 +92,17 @@ func (c *dirCache) prune() {
 	}
 }
 
-func (c *dirCache) meta(path string) (rawAgentMeta, bool) {
+func (c *dirCache) meta(path, real string) (rawAgentMeta, bool) {
 	if m, ok := c.metas[path]; ok {
 		return m, true
+	}
+	if st, err := os.Lstat(path); err != nil {
+		return rawAgentMeta{}, false
+	} else if st.Mode()&os.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil || !within(target, real) {
+			return rawAgentMeta{}, false
+		}
 	}
 	b, err := readSmall(path, 64<<10)
 	if err != nil {
@@ -84,6 +120,7 @@ func (c *dirCache) meta(path string) (rawAgentMeta, bool) {
 // anything that is not a transcript are skipped: discovery never fails.
 func (c *dirCache) discover(roots []string) ([]discovered, []RootInfo) {
 	c.seen = map[string]bool{}
+	c.inode = map[fileID]struct{}{}
 	defer c.prune()
 	var out []discovered
 	infos := make([]RootInfo, 0, len(roots))
@@ -114,7 +151,7 @@ func (c *dirCache) discoverProject(out []discovered, root, real, pdir, project s
 		full := filepath.Join(pdir, name)
 		if strings.HasSuffix(name, ".jsonl") {
 			fi, ok := regularInside(full, e, real)
-			if !ok {
+			if !ok || !c.firstVisit(fi) {
 				continue
 			}
 			stem := strings.TrimSuffix(name, ".jsonl")
@@ -156,13 +193,13 @@ func (c *dirCache) walkSubagents(out []discovered, root, real, pdir, project, se
 		full := filepath.Join(dir, name)
 		if strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl") {
 			fi, ok := regularInside(full, e, real)
-			if !ok {
+			if !ok || !c.firstVisit(fi) {
 				continue
 			}
 			id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
 			d := discovered{path: full, root: root, projectDir: pdir, project: project, kind: SubagentFile,
 				sessionID: sessionID, agentID: id, info: fi}
-			if m, ok := c.meta(filepath.Join(dir, "agent-"+id+".meta.json")); ok {
+			if m, ok := c.meta(filepath.Join(dir, "agent-"+id+".meta.json"), real); ok {
 				d.agentType, d.agentDesc = m.AgentType, m.Description
 			}
 			out = append(out, d)
@@ -209,7 +246,7 @@ func within(path, root string) bool {
 }
 
 func readSmall(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -220,4 +257,24 @@ func readSmall(path string, max int64) ([]byte, error) {
 		return buf[:n], nil
 	}
 	return nil, err
+}
+
+// openRegular opens a file read-only without blocking (a FIFO or device put
+// where a transcript belongs must not hang a scan) and refuses anything that
+// is not a regular file.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: path, Err: syscall.EINVAL}
+	}
+	return f, nil
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
 )
 
 // LineReader reads JSONL lines of any length, shaped like bufio.Scanner:
@@ -23,9 +24,25 @@ type LineReader struct {
 	done   bool
 }
 
-// NewLineReader reads from r; base is the file offset r starts at.
+var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 256<<10) }}
+
+// NewLineReader reads from r; base is the file offset r starts at. Call
+// Close when done to recycle the buffer.
 func NewLineReader(r io.Reader, base int64) *LineReader {
-	return &LineReader{r: bufio.NewReaderSize(r, 256<<10), offset: base}
+	br := readerPool.Get().(*bufio.Reader)
+	br.Reset(r)
+	return &LineReader{r: br, offset: base}
+}
+
+// Close returns the reader's buffer to the pool; the reader is unusable after.
+func (lr *LineReader) Close() {
+	if lr.r != nil {
+		lr.r.Reset(nil)
+		readerPool.Put(lr.r)
+		lr.r = nil
+	}
+	lr.buf, lr.line = nil, nil
+	lr.done = true
 }
 
 // Scan reads the next line. It returns false at EOF or on an I/O error.

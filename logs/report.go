@@ -44,10 +44,10 @@ func ParseGroupBy(v string) ([]string, error) {
 		return nil, InvalidArgument("group_by", "group_by takes one key or two comma-separated keys of %s; got %q", strings.Join(GroupKeys, ", "), clipArg(v))
 	}
 	var out []string
-	for _, p := range parts {
-		p = strings.TrimSpace(strings.ToLower(p))
+	for _, raw := range parts {
+		p := strings.TrimSpace(strings.ToLower(raw))
 		if !contains(GroupKeys, p) {
-			return nil, InvalidArgument("group_by", "group_by key %q is not one of %s", clipArg(p), strings.Join(GroupKeys, ", "))
+			return nil, InvalidArgument("group_by", "group_by key %q is not one of %s", clipArg(strings.TrimSpace(raw)), strings.Join(GroupKeys, ", "))
 		}
 		if contains(out, p) {
 			return nil, InvalidArgument("group_by", "group_by names %q twice", p)

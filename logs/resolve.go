@@ -158,6 +158,9 @@ func EncodeProject(cwd string) string {
 	return string(out)
 }
 
+// clipArg quotes a caller's value in a message. It is not cut here: the tools
+// layer redacts the whole message and then bounds it, so a secret passed as an
+// argument is never left half visible.
 func clipArg(s string) string {
-	return truncate(strings.ToValidUTF8(s, "?"), 60)
+	return strings.ToValidUTF8(s, "?")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/heap"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -235,12 +236,13 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 }
 
 func searchFile(s *Session, f *FileSummary, q SearchQuery, m *matcher, scratch []byte, scanned *atomic.Int64, add func(SearchHit)) []byte {
-	fh, err := os.Open(f.Path)
+	fh, err := openRegular(f.Path)
 	if err != nil {
 		return scratch
 	}
 	defer fh.Close()
 	lr := NewLineReader(fh, 0)
+	defer lr.Close()
 	var l rawLine
 	want := func(role string) bool { return len(q.Roles) == 0 || q.Roles[role] }
 	for lr.Scan() {
@@ -327,7 +329,12 @@ func readSpill(f *FileSummary, toolUseID string, scanned *atomic.Int64) (string,
 	if err != nil || !st.Mode().IsRegular() || st.Size() > 64<<20 {
 		return "", false
 	}
-	b, err := os.ReadFile(p)
+	fh, err := openRegular(p)
+	if err != nil {
+		return "", false
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, 64<<20))
 	if err != nil {
 		return "", false
 	}
@@ -362,7 +369,8 @@ func snippetAround(text string, at, n, max int) (string, int) {
 	if end < len(text) {
 		suffix = "…"
 	}
-	return strings.ToValidUTF8(prefix+snip+suffix, "\uFFFD"), off + len(prefix)
+	// Clone: text may alias the reader's buffer.
+	return strings.Clone(strings.ToValidUTF8(prefix+snip+suffix, "\uFFFD")), off + len(prefix)
 }
 
 // hitHeap is a min-heap on time, keeping the newest hits.

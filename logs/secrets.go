@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -119,7 +120,7 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 }
 
 func scanSecretFile(s *Session, path, root string, txt bool, q SecretQuery, scanned *atomic.Int64) []SecretFinding {
-	fh, err := os.Open(path)
+	fh, err := openRegular(path)
 	if err != nil {
 		return nil
 	}
@@ -130,7 +131,28 @@ func scanSecretFile(s *Session, path, root string, txt bool, q SecretQuery, scan
 	}
 	rel := relPath(root, path)
 	var out []SecretFinding
+	if txt {
+		// A spilled output is plain text: scan it whole, so a PEM block over
+		// several lines is one finding, located at the line where it starts.
+		b, err := io.ReadAll(io.LimitReader(fh, 64<<20))
+		if err != nil || !q.Range.Contains(mtime) {
+			return nil
+		}
+		scanned.Add(int64(len(b)))
+		text := string(b)
+		seen := map[string]bool{}
+		for _, m := range q.Find(text) {
+			if seen[m.Secret] {
+				continue
+			}
+			seen[m.Secret] = true
+			line := 1 + strings.Count(text[:max(0, strings.Index(text, m.Secret))], "\n")
+			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: line, Session: s, Time: mtime, Secret: m.Secret})
+		}
+		return out
+	}
 	lr := NewLineReader(fh, 0)
+	defer lr.Close()
 	lineNo := 0
 	var buf []byte
 	for lr.Scan() {
@@ -140,22 +162,18 @@ func scanSecretFile(s *Session, path, root string, txt bool, q SecretQuery, scan
 		if len(line) == 0 {
 			continue
 		}
-		ts := mtime
-		text := line
-		if !txt {
-			if bytes.Contains(line, blobType) {
-				continue
-			}
-			if t := lineTimestamp(line); t != 0 {
-				ts = t
-			}
-			if !q.Range.Contains(ts) {
-				continue
-			}
-			buf = unescapeJSON(buf[:0], line)
-			text = buf
+		if bytes.Contains(line, blobType) {
+			continue
 		}
-		matches := q.Find(string(text))
+		ts := mtime
+		if t := lineTimestamp(line); t != 0 {
+			ts = t
+		}
+		if !q.Range.Contains(ts) {
+			continue
+		}
+		buf = unescapeJSON(buf[:0], line)
+		matches := q.Find(string(buf))
 		seen := map[string]bool{}
 		for _, m := range matches {
 			if seen[m.Secret] {

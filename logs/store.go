@@ -68,9 +68,9 @@ func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, err
 	for _, d := range found {
 		old := s.files[d.path]
 		switch {
-		case old != nil && old.Size == d.info.Size() && old.ModTime.Equal(d.info.ModTime()):
+		case old != nil && old.Size == d.info.Size() && old.ModTime.Equal(d.info.ModTime()) && old.inode == inodeOf(d.info):
 			next[d.path] = old
-		case old != nil && d.info.Size() >= old.Offset && sameStart(old, d.path):
+		case old != nil && d.info.Size() >= old.Offset && old.unchangedPrefix(d.info):
 			c := old.clone()
 			c.AgentType, c.AgentDesc = d.agentType, d.agentDesc
 			next[d.path] = c
@@ -106,26 +106,6 @@ func rootsEqual(a, b []RootInfo) bool {
 	return true
 }
 
-// sameStart guards against a file replaced by another of larger size: the
-// first bytes must be those we read before.
-func sameStart(old *FileSummary, path string) bool {
-	if old.Offset == 0 {
-		return true
-	}
-	return len(old.head) == 0 || headEqual(path, old.head)
-}
-
-func headEqual(path string, head []byte) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	buf := make([]byte, len(head))
-	n, _ := f.Read(buf)
-	return n == len(head) && string(buf) == string(head)
-}
-
 // scanAll reads the queued files in parallel, largest first.
 func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progress Progress) error {
 	if len(work) == 0 {
@@ -156,7 +136,7 @@ func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progr
 					f.Drift = true
 					f.ReadError = err.Error()
 				}
-				f.captureHead()
+				f.captureMarks()
 				mu.Lock()
 				done++
 				if progress != nil {

@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"os"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -166,26 +167,65 @@ type FileSummary struct {
 	ToolCounts  map[string]int
 	ReadError   string // the last I/O error reading the file, if any
 
-	head []byte // first bytes of the file, to notice replacement
+	inode uint64 // a file replaced by rename has a new inode
+	head  []byte // first bytes of the file, to notice replacement
+	tail  []byte // the bytes just before Offset, to notice a rewrite
 }
 
-func (f *FileSummary) captureHead() {
-	if len(f.head) > 0 || f.Offset == 0 {
+const markLen = 128
+
+// captureMarks records the first bytes of the file and the bytes just before
+// Offset. A later look extends the summary only when both still match: JSONL
+// only grows, so anything else means the file was rewritten.
+func (f *FileSummary) captureMarks() {
+	f.head, f.tail = nil, nil
+	if f.Offset == 0 {
 		return
 	}
-	n := int64(128)
-	if f.Offset < n {
-		n = f.Offset
-	}
-	fh, err := os.Open(f.Path)
+	fh, err := openRegular(f.Path)
 	if err != nil {
 		return
 	}
 	defer fh.Close()
+	f.head = readAt(fh, 0, min(markLen, f.Offset))
+	start := max(0, f.Offset-markLen)
+	f.tail = readAt(fh, start, f.Offset-start)
+}
+
+func readAt(fh *os.File, off, n int64) []byte {
 	buf := make([]byte, n)
-	if m, _ := fh.Read(buf); int64(m) == n {
-		f.head = buf
+	if m, _ := fh.ReadAt(buf, off); int64(m) == n {
+		return buf
 	}
+	return nil
+}
+
+func inodeOf(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Ino
+	}
+	return 0
+}
+
+// unchangedPrefix reports whether the bytes read before are still in place:
+// same inode, same first bytes, same bytes just before Offset.
+func (f *FileSummary) unchangedPrefix(fi os.FileInfo) bool {
+	if f.inode != inodeOf(fi) {
+		return false
+	}
+	if f.Offset == 0 {
+		return true
+	}
+	if f.head == nil || f.tail == nil {
+		return false
+	}
+	fh, err := openRegular(f.Path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	start := max(0, f.Offset-markLen)
+	return bytes.Equal(readAt(fh, 0, int64(len(f.head))), f.head) && bytes.Equal(readAt(fh, start, int64(len(f.tail))), f.tail)
 }
 
 var uuidSeed = maphash.MakeSeed()
@@ -241,7 +281,7 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 // scanFile reads f's file from f.Offset to its end and folds every complete line
 // into f. Decode problems are counted, never returned; only I/O errors are.
 func (f *FileSummary) scanFile(fi os.FileInfo) error {
-	fh, err := os.Open(f.Path)
+	fh, err := openRegular(f.Path)
 	if err != nil {
 		return err
 	}
@@ -251,9 +291,10 @@ func (f *FileSummary) scanFile(fi os.FileInfo) error {
 			return err
 		}
 	}
-	f.Size, f.ModTime = fi.Size(), fi.ModTime()
+	f.Size, f.ModTime, f.inode = fi.Size(), fi.ModTime(), inodeOf(fi)
 	f.Torn = false
 	lr := NewLineReader(fh, f.Offset)
+	defer lr.Close()
 	var l rawLine
 	for lr.Scan() {
 		line := lr.Line()
@@ -371,7 +412,7 @@ func (f *FileSummary) foldAssistant(l *rawLine, ts int64, sidechain bool, lineNo
 			f.mainIDs = map[string]struct{}{}
 		}
 		if _, ok := f.mainIDs[m.ID]; !ok {
-			f.mainIDs[m.ID] = struct{}{}
+			f.mainIDs[strings.Clone(m.ID)] = struct{}{}
 			f.MainAssistantIDs++
 		}
 	} else if !sidechain {
@@ -385,7 +426,7 @@ func (f *FileSummary) foldAssistant(l *rawLine, ts int64, sidechain bool, lineNo
 				f.apiErrIDs = map[string]struct{}{}
 			}
 			if _, ok := f.apiErrIDs[m.ID]; !ok {
-				f.apiErrIDs[m.ID] = struct{}{}
+				f.apiErrIDs[strings.Clone(m.ID)] = struct{}{}
 				f.APIErrors++
 			}
 		}
@@ -532,16 +573,18 @@ func isPromptLine(l *rawLine, blocks []rawBlock) (string, bool) {
 	return promptText(l, blocks)
 }
 
+// usageOf converts a usage object; negative counts (corrupt or hostile lines)
+// are read as 0 so they can never lower a total.
 func usageOf(u *rawUsage) Usage {
-	out := Usage{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, Fast: u.Speed == "fast"}
-	cc := u.CacheCreationInputTokens
+	out := Usage{Input: nonNeg(u.InputTokens), Output: nonNeg(u.OutputTokens), CacheRead: nonNeg(u.CacheReadInputTokens), Fast: u.Speed == "fast"}
+	cc := nonNeg(u.CacheCreationInputTokens)
 	if u.CacheCreation != nil && (u.CacheCreation.Ephemeral5m != nil || u.CacheCreation.Ephemeral1h != nil) {
 		var m5, h1 int64
 		if u.CacheCreation.Ephemeral5m != nil {
-			m5 = *u.CacheCreation.Ephemeral5m
+			m5 = nonNeg(*u.CacheCreation.Ephemeral5m)
 		}
 		if u.CacheCreation.Ephemeral1h != nil {
-			h1 = *u.CacheCreation.Ephemeral1h
+			h1 = nonNeg(*u.CacheCreation.Ephemeral1h)
 		}
 		// The split should add up to the total; trust the total and give any
 		// remainder to the 5-minute rate.
@@ -556,6 +599,13 @@ func usageOf(u *rawUsage) Usage {
 		out.CacheCreate5m = cc
 	}
 	return out
+}
+
+func nonNeg(n int64) int64 {
+	if n < 0 {
+		return 0
+	}
+	return n
 }
 
 func fileActionOf(tool string) FileAction {

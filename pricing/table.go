@@ -111,8 +111,8 @@ func parseEntry(val json.RawMessage) (Entry, error) {
 	}
 	if v, ok := fields["fast_multiplier"]; ok {
 		n, err := number(v)
-		if err != nil || n <= 0 {
-			return Entry{}, fmt.Errorf("fast_multiplier: must be a positive number, got %s", v)
+		if err != nil || n <= 0 || n > maxMultiplier {
+			return Entry{}, fmt.Errorf("fast_multiplier: must be a positive number up to %d, got %s", maxMultiplier, v)
 		}
 		e.FastMultiplier = n
 	}
@@ -127,6 +127,12 @@ func parseEntry(val json.RawMessage) (Entry, error) {
 	}
 	return e, nil
 }
+
+// Bounds that keep every cost finite: no real price comes near them.
+const (
+	maxRate       = 1_000_000
+	maxMultiplier = 1000
+)
 
 func parseRates(fields map[string]json.RawMessage) (Rates, error) {
 	var r Rates
@@ -150,8 +156,8 @@ func parseRates(fields map[string]json.RawMessage) (Rates, error) {
 			continue
 		}
 		n, err := number(v)
-		if err != nil || n < 0 {
-			return Rates{}, fmt.Errorf("%s: must be a non-negative number, got %s", f.name, v)
+		if err != nil || n < 0 || n > maxRate {
+			return Rates{}, fmt.Errorf("%s: must be a number from 0 to %d (USD per million tokens), got %s", f.name, maxRate, v)
 		}
 		*f.dst = n
 		if f.name == "cache_write_1h" {

@@ -87,7 +87,7 @@ type Candidate struct {
 func ErrorOf(err error) ErrorBody {
 	var le *logs.Error
 	if errors.As(err, &le) {
-		b := ErrorBody{Error: le.Code, Message: redact.String(le.Message), Argument: le.Argument}
+		b := ErrorBody{Error: le.Code, Message: truncate(redact.String(le.Message), 300), Argument: truncate(redact.String(le.Argument), 100)}
 		for _, s := range le.Candidates {
 			b.Candidates = append(b.Candidates, Candidate{SessionID: s.ID, Repo: s.Repo, End: rfc(s.End)})
 		}
@@ -144,8 +144,10 @@ func bindStrict(raw []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		switch {
+		case errors.As(err, &te) && te.Field == "":
+			return logs.InvalidArgument("arguments", "arguments must be a JSON object with the documented fields")
 		case errors.As(err, &te):
-			return logs.InvalidArgument(te.Field, "argument %q must be of type %s", te.Field, te.Type.String())
+			return logs.InvalidArgument(te.Field, "argument %q must be of type %s", te.Field, jsonType(te.Type.Kind().String()))
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
 			return logs.InvalidArgument(f, "unknown argument %q", f)
@@ -153,6 +155,20 @@ func bindStrict(raw []byte, v any) error {
 		return logs.InvalidArgument("arguments", "arguments must be a JSON object with the documented fields")
 	}
 	return nil
+}
+
+func jsonType(kind string) string {
+	switch kind {
+	case "int", "int64", "float64":
+		return "number"
+	case "ptr":
+		return "number"
+	case "slice":
+		return "array"
+	case "struct", "map":
+		return "object"
+	}
+	return kind
 }
 
 // bound is an integer range check on one argument, also written into the schema.
@@ -232,6 +248,10 @@ func text(s string, max int) string {
 	return truncate(redact.String(s), max)
 }
 
+// name redacts a short identifier taken from a transcript (tool, model, branch,
+// agent type): not prose, but still transcript text.
+func name(s string) string { return redact.String(s) }
+
 func truncate(s string, max int) string {
 	if len([]rune(s)) <= max {
 		return s
@@ -271,7 +291,7 @@ func usageBlock(t logs.Tally) UsageBlock {
 	return UsageBlock{
 		InputTokens: t.Input, OutputTokens: t.Output, CacheCreationTokens: t.CacheCreate(),
 		CacheReadTokens: t.CacheRead, TotalTokens: t.Total(), Cost: round6(t.Cost.USD()),
-		CostStatus: t.Cost.Status(), UnpricedModels: t.Cost.UnpricedModels(),
+		CostStatus: t.Cost.Status(), UnpricedModels: names(t.Cost.UnpricedModels()),
 	}
 }
 
@@ -291,7 +311,14 @@ func modelName(m string) string {
 	if m == "" {
 		return "(unknown)"
 	}
-	return m
+	return name(m)
+}
+
+func names(xs []string) []string {
+	for i, x := range xs {
+		xs[i] = name(x)
+	}
+	return xs
 }
 
 func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }

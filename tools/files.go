@@ -74,7 +74,7 @@ func FileActivity(d Deps) Spec {
 			for i, t := range touches {
 				if i < limit {
 					out.Touches = append(out.Touches, FileTouchOut{SessionID: t.Session.ID, Repo: t.Session.Repo,
-						Timestamp: rfc(t.Call.Time), ToolName: t.Call.Name, Action: t.Call.Action.String(),
+						Timestamp: rfc(t.Call.Time), ToolName: name(t.Call.Name), Action: t.Call.Action.String(),
 						FilePath: text(t.Call.Path, 500), Source: source(t.Call.Sidechain), Outcome: t.Call.Outcome(snap.IsLive(t.Session))})
 				}
 				fs := bySession[t.Session]

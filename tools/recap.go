@@ -106,7 +106,7 @@ func SessionRecap(d Deps) Spec {
 				return RecapOut{}, err
 			}
 			live := snap.IsLive(s)
-			out := RecapOut{SessionID: s.ID, Repo: s.Repo, Cwd: s.Cwd, GitBranch: s.GitBranch, Title: text(s.Title, 200),
+			out := RecapOut{SessionID: s.ID, Repo: s.Repo, Cwd: s.Cwd, GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
 				Start: rfc(s.Start), End: rfc(s.End), IsLive: live, FirstPrompt: text(s.FirstPrompt(), 500),
 				PromptCount: r.PromptCount, FinalAssistantText: text(r.FinalText, 2000), CommandTotal: r.CommandTotal,
 				Compactions: r.Compactions, Usage: sessionUsage(s.Usage), CostBasis: costBasis,
@@ -139,7 +139,7 @@ func SessionRecap(d Deps) Spec {
 			}
 			out.FailingCalls, out.FailingTotal = fc.list, fc.total
 			for _, t := range r.Todos {
-				out.OpenTodos = append(out.OpenTodos, RecapTodo{Text: text(t.Text, 300), Status: t.Status, SessionID: s.ID})
+				out.OpenTodos = append(out.OpenTodos, RecapTodo{Text: text(t.Text, 300), Status: name(t.Status), SessionID: s.ID})
 			}
 			for _, sm := range r.Summaries {
 				out.Summaries = append(out.Summaries, text(sm, 300))
@@ -148,7 +148,7 @@ func SessionRecap(d Deps) Spec {
 				if i == maxRecapSubagents {
 					break
 				}
-				out.Subagents = append(out.Subagents, RecapSubagent{File: sa.File, AgentID: sa.AgentID, AgentType: sa.AgentType,
+				out.Subagents = append(out.Subagents, RecapSubagent{File: sa.File, AgentID: sa.AgentID, AgentType: name(sa.AgentType),
 					Description: text(sa.Description, 200), FirstPrompt: text(sa.FirstPrompt, 300), Usage: usageBlock(sa.Usage), SessionID: s.ID})
 			}
 			for _, l := range r.PRLinks {

@@ -53,10 +53,10 @@ func SearchTranscripts(d Deps) Spec {
 				return SearchOut{}, err
 			}
 			roles := map[string]bool{}
-			for _, r := range a.Roles {
-				r = strings.ToLower(strings.TrimSpace(r))
+			for _, raw := range a.Roles {
+				r := strings.ToLower(strings.TrimSpace(raw))
 				if r != logs.RoleUser && r != logs.RoleAssistant && r != logs.RoleToolResult {
-					return SearchOut{}, logs.InvalidArgument("roles", "roles must contain only user, assistant or tool_result; got %q", truncate(r, 40))
+					return SearchOut{}, logs.InvalidArgument("roles", "roles must contain only user, assistant or tool_result; got %q", raw)
 				}
 				roles[r] = true
 			}

@@ -83,7 +83,7 @@ func ListRecentSessions(d Deps) Spec {
 func sessionItem(snap *logs.Snapshot, s *logs.Session) SessionItem {
 	live := snap.IsLive(s)
 	return SessionItem{
-		SessionID: s.ID, Repo: s.Repo, Cwd: s.Cwd, GitBranch: s.GitBranch, Title: text(s.Title, 200),
+		SessionID: s.ID, Repo: s.Repo, Cwd: s.Cwd, GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
 		Start: rfc(s.Start), End: rfc(s.End), MessageCount: s.MessageCount, SubagentCount: len(s.Subagents),
 		APIErrors: s.APIErrors, IsLive: live, SchemaStatus: s.SchemaStatus(), SkippedLines: s.SkippedLines(live),
 		FirstPrompt: text(s.FirstPrompt(), 200), Usage: sessionUsage(s.Usage),

@@ -82,7 +82,7 @@ func TailAgentLog(d Deps) Spec {
 			for _, e := range entries {
 				te := TailEntry{UUID: e.UUID, Type: e.Type, Timestamp: rfc(e.Time), IsSidechain: e.Sidechain, Text: text(e.Text, 300)}
 				for _, c := range e.ToolCalls {
-					te.ToolCalls = append(te.ToolCalls, TailCall{ToolUseID: c.ID, ToolName: c.Name, Outcome: outcomes[c.ID]})
+					te.ToolCalls = append(te.ToolCalls, TailCall{ToolUseID: c.ID, ToolName: name(c.Name), Outcome: outcomes[c.ID]})
 				}
 				for _, r := range e.ToolResults {
 					tr := TailResult{ToolUseID: r.ToolUseID, IsError: r.IsError}
@@ -94,7 +94,7 @@ func TailAgentLog(d Deps) Spec {
 				if e.Usage != nil {
 					var t logs.Tally
 					t.AddUsage(snap.Pricing, e.Model, *e.Usage)
-					te.Usage = &EntryUsage{Model: e.Model, UsageBlock: usageBlock(t)}
+					te.Usage = &EntryUsage{Model: modelName(e.Model), UsageBlock: usageBlock(t)}
 				}
 				out.Entries = append(out.Entries, te)
 			}

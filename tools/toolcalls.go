@@ -71,8 +71,8 @@ func SummarizeToolCalls(d Deps) Spec {
 				PerTool: map[string]OutcomeBlock{}, BySource: map[string]OutcomeBlock{
 					"main": outcomeBlock(st.Main), "sidechain": outcomeBlock(st.Sidechain)},
 				Totals: outcomeBlock(st.Total), FailingCalls: []FailingCall{}, Usage: sessionUsage(s.Usage), CostBasis: costBasis}
-			for name, c := range st.PerTool {
-				out.PerTool[name] = outcomeBlock(*c)
+			for tool, c := range st.PerTool {
+				out.PerTool[name(tool)] = outcomeBlock(*c)
 			}
 			fc, err := failingCalls(snap, s, live, maxFailing)
 			if err != nil {
@@ -121,7 +121,7 @@ func failingCalls(snap *logs.Snapshot, s *logs.Session, live bool, max int) (fai
 		return res, err
 	}
 	for _, r := range refs {
-		fc := FailingCall{ToolUseID: r.c.ID, ToolName: r.c.Name, Status: r.out, Timestamp: rfc(r.c.Time),
+		fc := FailingCall{ToolUseID: r.c.ID, ToolName: name(r.c.Name), Status: r.out, Timestamp: rfc(r.c.Time),
 			Source: source(r.c.Sidechain), SessionID: s.ID}
 		if dt := details[r.c.ID]; dt != nil {
 			fc.InputExcerpt, fc.ErrorExcerpt = text(dt.Input, 300), text(dt.ResultText, 300)

@@ -84,7 +84,10 @@ func UsageReport(d Deps) Spec {
 				}
 				row := UsageRow{Sessions: r.Sessions, Usage: usageBlock(r.Usage)}
 				row.Day, row.Week, row.Month = r.Keys["day"], r.Keys["week"], r.Keys["month"]
-				row.Session, row.Model, row.Repo = r.Keys["session"], r.Keys["model"], r.Keys["repo"]
+				row.Session, row.Repo = r.Keys["session"], r.Keys["repo"]
+				if m, ok := r.Keys["model"]; ok {
+					row.Model = modelName(m)
+				}
 				out.Rows = append(out.Rows, row)
 			}
 			return out, nil
@@ -242,8 +245,8 @@ func CoverageStats(d Deps) Spec {
 			for m, t := range c.Models {
 				out.Models[modelName(m)] = usageBlock(*t)
 			}
-			for name, n := range c.Tools {
-				out.TopTools = append(out.TopTools, ToolCount{Tool: name, Calls: n})
+			for tool, n := range c.Tools {
+				out.TopTools = append(out.TopTools, ToolCount{Tool: name(tool), Calls: n})
 			}
 			sort.Slice(out.TopTools, func(i, j int) bool {
 				if out.TopTools[i].Calls != out.TopTools[j].Calls {

@@ -1,0 +1,76 @@
+package pricing
+
+// FuzzParse feeds arbitrary pricing files to Parse and Load. Crashers land in
+// testdata/fuzz/FuzzParse/ and are committed (see scripts/fuzz.sh).
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzParse properties: no panic; when Parse accepts a file, Load accepts it
+// as an override too, except for the two documented refusals (two keys naming
+// one model, a key that normalizes to nothing); then every key of the file
+// looks up to exactly its own rates, and costs of realistic usage are finite
+// and non-negative.
+func FuzzParse(f *testing.F) {
+	builtin, err := os.ReadFile(filepath.Join("..", "pricing.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(builtin)
+	for _, s := range []string{
+		`{"claude-sonnet-4-5": {"input": 3, "output": 15, "cache_write": 3.75, "cache_write_1h": 6, "cache_read": 0.3}}`,
+		`{"claude-x": {"input": 1, "output": 2, "above_200k": {"input": 2, "output": 4}, "long_context_threshold": 100000, "fast_multiplier": 6}}`,
+		`{"claude-x": {"input": "cheap"}}`, `{"claude-x": {"input": -1, "output": 1}}`, `{"claude-x": {"input": 1e308, "output": 1e308}}`,
+		`{"claude-x": {"input": 1}}`, `{"": {"input": 1, "output": 1}}`, `{"<synthetic>": {"input": 1, "output": 1}}`,
+		`{"anthropic/claude-x": {"input": 1, "output": 1}, "claude-x": {"input": 2, "output": 2}}`,
+		`{"us.anthropic.claude-x-v1:0": {"input": 1, "output": 1}}`, `{"claude-x@20250101": {"input": 1, "output": 1}}`,
+		`[]`, `null`, ``, `{}`, `{"a": null}`, `{"a": []}`, `{"a": {"input": 1, "output": 1, "name": 5}}`,
+		`{"a": {"input": 1, "output": 1, "long_context_threshold": 1.5}}`, `{"a": {"input": 1, "output": 1, "fast_multiplier": 0}}`,
+		`{"a": {"input": 1, "output": 1}} {"b": 1}`, `{"a": {"input": 01, "output": 1}}`, "{\"\xff\": {\"input\": 1, \"output\": 1}}",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, err := Parse(data)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		table, err := Load(builtin, data, "fuzz.json")
+		if err != nil {
+			if msg := err.Error(); !strings.Contains(msg, "name the same model") && !strings.Contains(msg, "not a usable model id") {
+				t.Fatalf("Parse accepted the file but Load refused it: %v", err)
+			}
+			return
+		}
+		usages := []Usage{
+			{Input: 1_000_000, Output: 1_000_000, CacheCreate5m: 1_000_000, CacheCreate1h: 1_000_000, CacheRead: 1_000_000},
+			{Input: 300_000, Output: 1, Fast: true},
+		}
+		for key, want := range entries {
+			if strings.TrimSpace(key) == SyntheticModel {
+				continue
+			}
+			got, _, ok := table.Lookup(key)
+			if !ok {
+				t.Fatalf("key %q of the override does not look up", key)
+			}
+			if got.Rates != want.Rates {
+				t.Fatalf("key %q looks up to %+v, want %+v", key, got.Rates, want.Rates)
+			}
+			for _, u := range usages {
+				usd, ok := table.Cost(key, u)
+				if !ok || math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 {
+					t.Fatalf("cost of %+v under %q = %v (ok %v): not a finite non-negative price", u, key, usd, ok)
+				}
+			}
+		}
+	})
+}

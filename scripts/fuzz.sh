@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of the module (every `func FuzzX(f *testing.F)` in a
+# _test.go file) for SECS seconds, one after another:
+#
+#   bash scripts/fuzz.sh [SECS]     # default 5
+#
+# A target that finds a failure leaves the input under
+# <package>/testdata/fuzz/<Target>/; commit it, so `go test` replays it as a
+# regression test from then on. Exits non-zero when any target failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/usr/local/go/bin:$PATH"
+SECS="${1:-5}"
+
+failed=()
+count=0
+while IFS= read -r file; do
+	pkg="./$(dirname "${file#./}")"
+	for target in $(sed -nE 's/^func (Fuzz[A-Za-z0-9_]+)\(f \*testing\.F\).*/\1/p' "$file"); do
+		count=$((count + 1))
+		echo "== $pkg $target (${SECS}s)"
+		if ! go test -run=NONE -fuzz="^${target}\$" -fuzztime="${SECS}s" "$pkg"; then
+			failed+=("$pkg $target")
+		fi
+	done
+done < <(find . -name '*_test.go' -not -path './.git/*' | sort)
+
+echo "== $count fuzz targets, ${#failed[@]} failed"
+for f in "${failed[@]}"; do
+	echo "FAIL: $f"
+done
+[ "${#failed[@]}" -eq 0 ]
