@@ -18,7 +18,9 @@ import (
 // The decoder does not copy strings: decoded strings point into the line buffer,
 // which the reader reuses. Anything kept past the current line must be cloned.
 
-var lineAPI = sonic.Config{}.Froze()
+// CaseSensitive: key lookups skip sonic's case-insensitive retry, which costs
+// a lot on lines full of fields we do not decode.
+var lineAPI = sonic.Config{CaseSensitive: true}.Froze()
 
 // rawLine is the envelope of one JSONL line, for every line kind.
 type rawLine struct {
@@ -150,26 +152,29 @@ func classify(err error) decodeStatus {
 
 // decodeBlocks decodes message content: a JSON string becomes one text block.
 // Content that is neither is returned as nil.
-func decodeBlocks(raw []byte) []rawBlock {
+func decodeBlocks(raw []byte) []rawBlock { return decodeBlocksInto(nil, raw) }
+
+// decodeBlocksInto is decodeBlocks reusing dst's storage.
+func decodeBlocksInto(dst []rawBlock, raw []byte) []rawBlock {
 	raw = trimSpace(raw)
 	if len(raw) == 0 {
-		return nil
+		return dst[:0]
 	}
 	switch raw[0] {
 	case '"':
 		var s string
 		if unmarshal(raw, &s) != nil {
-			return nil
+			return dst[:0]
 		}
-		return []rawBlock{{Type: "text", Text: s}}
+		return append(dst[:0], rawBlock{Type: "text", Text: s})
 	case '[':
-		var bs []rawBlock
+		bs := dst[:0]
 		if classify(unmarshal(raw, &bs)) == decodeFailed {
-			return nil
+			return dst[:0]
 		}
 		return bs
 	}
-	return nil
+	return dst[:0]
 }
 
 // resultText flattens tool_result content (a string or a list of blocks) to its

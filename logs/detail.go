@@ -101,6 +101,7 @@ type Entry struct {
 // EntryCall is a tool_use block of an entry.
 type EntryCall struct {
 	ID, Name string
+	Key      uint64 // IDKey(ID)
 }
 
 // EntryResult is a tool_result block of an entry.
@@ -119,7 +120,7 @@ func (snap *Snapshot) Tail(s *Session, limit int) ([]Entry, int, error) {
 	owned := snap.ownedIDs(s)
 	ring := make([]Entry, 0, limit)
 	total := 0
-	seen := map[string]bool{}
+	seen := map[uint64]bool{}
 	err := walkLines(s.Main.Path, func(_ int32, l *rawLine) bool {
 		total++
 		e := Entry{UUID: strings.Clone(l.UUID), Type: strings.Clone(l.Type), Time: parseTime(l.Timestamp), Sidechain: l.IsSidechain}
@@ -133,7 +134,7 @@ func (snap *Snapshot) Tail(s *Session, limit int) ([]Entry, int, error) {
 						texts = append(texts, t)
 					}
 				case "tool_use":
-					e.ToolCalls = append(e.ToolCalls, EntryCall{ID: strings.Clone(b.ID), Name: clip(b.Name, 120)})
+					e.ToolCalls = append(e.ToolCalls, EntryCall{ID: strings.Clone(b.ID), Name: clip(b.Name, 120), Key: IDKey(b.ID)})
 				case "tool_result":
 					r := EntryResult{ToolUseID: strings.Clone(b.ToolUseID), IsError: b.IsError}
 					if b.IsError {
@@ -147,10 +148,10 @@ func (snap *Snapshot) Tail(s *Session, limit int) ([]Entry, int, error) {
 			}
 			if l.Type == "assistant" {
 				e.Model = strings.Clone(l.Message.Model)
-				id := l.Message.ID
-				if id != "" && !seen[id] {
-					seen[id] = true
-					if u, ok := owned[id]; ok {
+				if id := l.Message.ID; id != "" && !seen[IDKey(id)] {
+					k := IDKey(id)
+					seen[k] = true
+					if u, ok := owned[k]; ok {
 						uu := u
 						e.Usage = &uu
 					}
@@ -171,20 +172,20 @@ func (snap *Snapshot) Tail(s *Session, limit int) ([]Entry, int, error) {
 
 // ownedIDs maps the message ids whose usage is attributed to s's main thread
 // to that usage.
-func (snap *Snapshot) ownedIDs(s *Session) map[string]Usage {
-	out := map[string]Usage{}
+func (snap *Snapshot) ownedIDs(s *Session) map[uint64]Usage {
+	out := map[uint64]Usage{}
 	if s.Main == nil {
 		return out
 	}
-	ids := map[string]bool{}
+	ids := map[uint64]bool{}
 	for i := range s.Main.Messages {
-		if m := &s.Main.Messages[i]; m.ID != "" && !m.Sidechain {
-			ids[m.ID] = true
+		if m := &s.Main.Messages[i]; m.Key != 0 && !m.Sidechain && m.Counts() {
+			ids[m.Key] = true
 		}
 	}
 	for _, r := range snap.Responses {
-		if r.Session == s && !r.Sidechain && r.id != "" && ids[r.id] {
-			out[r.id] = r.Usage
+		if r.Session == s && !r.Sidechain && r.key != 0 && ids[r.key] {
+			out[r.key] = r.Usage
 		}
 	}
 	return out
@@ -192,14 +193,15 @@ func (snap *Snapshot) ownedIDs(s *Session) map[string]Usage {
 
 // CallDetail is the text around one tool call, raw and clipped.
 type CallDetail struct {
+	ID         string // the tool_use id
 	Input      string // compact JSON of the input
 	Command    string // Bash/PowerShell command
 	ResultText string
 }
 
-// CallDetails re-reads the session's files for the named calls.
-func (snap *Snapshot) CallDetails(s *Session, ids map[string]bool) (map[string]*CallDetail, error) {
-	out := map[string]*CallDetail{}
+// CallDetails re-reads the session's files for the calls with these keys.
+func (snap *Snapshot) CallDetails(s *Session, ids map[uint64]bool) (map[uint64]*CallDetail, error) {
+	out := map[uint64]*CallDetail{}
 	for _, f := range s.Files() {
 		err := walkLines(f.Path, func(_ int32, l *rawLine) bool {
 			if l.Message == nil {
@@ -210,13 +212,13 @@ func (snap *Snapshot) CallDetails(s *Session, ids map[string]bool) (map[string]*
 			}
 			for _, b := range decodeBlocks(l.Message.Content) {
 				switch {
-				case b.Type == "tool_use" && ids[b.ID]:
+				case b.Type == "tool_use" && ids[IDKey(b.ID)]:
 					d := detailFor(out, b.ID)
 					d.Input = compactJSON(b.Input, 1000)
 					if in := decodeToolInput(b.Input); in.Command != "" {
 						d.Command = clip(in.Command, 1000)
 					}
-				case b.Type == "tool_result" && ids[b.ToolUseID]:
+				case b.Type == "tool_result" && ids[IDKey(b.ToolUseID)]:
 					d := detailFor(out, b.ToolUseID)
 					d.ResultText = clip(resultText(b.Content), 1000)
 				}
@@ -230,11 +232,12 @@ func (snap *Snapshot) CallDetails(s *Session, ids map[string]bool) (map[string]*
 	return out, nil
 }
 
-func detailFor(m map[string]*CallDetail, id string) *CallDetail {
-	d := m[id]
+func detailFor(m map[uint64]*CallDetail, id string) *CallDetail {
+	k := IDKey(id)
+	d := m[k]
 	if d == nil {
-		d = &CallDetail{}
-		m[strings.Clone(id)] = d
+		d = &CallDetail{ID: strings.Clone(id)}
+		m[k] = d
 	}
 	return d
 }

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -251,12 +252,7 @@ func readSmall(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	buf := make([]byte, max)
-	n, err := f.Read(buf)
-	if n > 0 {
-		return buf[:n], nil
-	}
-	return nil, err
+	return io.ReadAll(io.LimitReader(f, max))
 }
 
 // openRegular opens a file read-only without blocking (a FIFO or device put

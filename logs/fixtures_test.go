@@ -441,10 +441,10 @@ func TestFixturePendingCalls(t *testing.T) {
 		s := fxSession(t, sn, c.project, c.id)
 		found := false
 		for _, call := range s.Main.Calls {
-			if call.ID == c.call {
+			if call.Key == IDKey(c.call) {
 				found = true
 				if call.Name != c.name || call.Outcome(sn.IsLive(s)) != OutcomePending {
-					t.Errorf("%s: %s %s outcome %s, want %s pending", c.id[:8], call.ID, call.Name, call.Outcome(sn.IsLive(s)), c.name)
+					t.Errorf("%s: %s %s outcome %s, want %s pending", c.id[:8], c.call, call.Name, call.Outcome(sn.IsLive(s)), c.name)
 				}
 			}
 		}

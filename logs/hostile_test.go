@@ -102,10 +102,10 @@ func viewOf(t *testing.T, snap *Snapshot, s *Session) sessionView {
 	var calls, msgs, vers strings.Builder
 	for _, f := range s.Files() {
 		for _, c := range f.Calls {
-			fmt.Fprintf(&calls, "%s %s %s %s %v|", c.ID, c.Name, c.Path, c.Action, c.Result)
+			fmt.Fprintf(&calls, "%x %s %s %s %v|", c.Key, c.Name, c.Path, c.Action, c.Result)
 		}
 		for _, m := range f.Messages {
-			fmt.Fprintf(&msgs, "%s %s %d %+v %v|", m.ID, m.Model, m.Time, m.Usage, m.Sidechain)
+			fmt.Fprintf(&msgs, "%x %s %d %+v %v|", m.Key, m.Model, m.Time, m.Usage, m.Sidechain)
 		}
 		fmt.Fprint(&vers, f.Versions)
 	}

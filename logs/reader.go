@@ -14,6 +14,7 @@ import (
 // until the next call to Scan. A final line without '\n' is returned with
 // Torn reporting true, so the caller can decide whether it is being written.
 type LineReader struct {
+	pooled *pooledBuffers
 	r      *bufio.Reader
 	line   []byte
 	buf    []byte
@@ -24,22 +25,33 @@ type LineReader struct {
 	done   bool
 }
 
-var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 256<<10) }}
-
-// NewLineReader reads from r; base is the file offset r starts at. Call
-// Close when done to recycle the buffer.
-func NewLineReader(r io.Reader, base int64) *LineReader {
-	br := readerPool.Get().(*bufio.Reader)
-	br.Reset(r)
-	return &LineReader{r: br, offset: base}
+// pooledBuffers are the read buffer and the long-line buffer, recycled
+// between files so a scan allocates per worker, not per file.
+type pooledBuffers struct {
+	br   *bufio.Reader
+	long []byte
 }
 
-// Close returns the reader's buffer to the pool; the reader is unusable after.
+var readerPool = sync.Pool{New: func() any { return &pooledBuffers{br: bufio.NewReaderSize(nil, 256<<10)} }}
+
+// NewLineReader reads from r; base is the file offset r starts at. Call
+// Close when done to recycle the buffers.
+func NewLineReader(r io.Reader, base int64) *LineReader {
+	pb := readerPool.Get().(*pooledBuffers)
+	pb.br.Reset(r)
+	return &LineReader{r: pb.br, buf: pb.long[:0], pooled: pb, offset: base}
+}
+
+// Close returns the reader's buffers to the pool; the reader is unusable after.
 func (lr *LineReader) Close() {
-	if lr.r != nil {
-		lr.r.Reset(nil)
-		readerPool.Put(lr.r)
-		lr.r = nil
+	if lr.pooled != nil {
+		lr.pooled.br.Reset(nil)
+		lr.pooled.long = nil
+		if cap(lr.buf) <= 8<<20 { // keep ordinary long lines' buffer, not a 100 MB one
+			lr.pooled.long = lr.buf[:0]
+		}
+		readerPool.Put(lr.pooled)
+		lr.pooled, lr.r = nil, nil
 	}
 	lr.buf, lr.line = nil, nil
 	lr.done = true

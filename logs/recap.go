@@ -104,18 +104,18 @@ func (snap *Snapshot) Recap(s *Session) (*Recap, error) {
 	if len(shellIDs) > maxRecapCommands {
 		shellIDs = shellIDs[len(shellIDs)-maxRecapCommands:]
 	}
-	ids := map[string]bool{}
+	ids := map[uint64]bool{}
 	for _, c := range shellIDs {
-		ids[c.ID] = true
+		ids[c.Key] = true
 	}
 	details, err := snap.CallDetails(s, ids)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range shellIDs {
-		cmd := Command{ToolUseID: c.ID, Outcome: c.Outcome(live), Time: c.Time, Sidechain: c.Sidechain}
-		if d := details[c.ID]; d != nil {
-			cmd.Text = d.Command
+		cmd := Command{Outcome: c.Outcome(live), Time: c.Time, Sidechain: c.Sidechain}
+		if d := details[c.Key]; d != nil {
+			cmd.ToolUseID, cmd.Text = d.ID, d.Command
 		}
 		r.Commands = append(r.Commands, cmd)
 	}

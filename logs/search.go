@@ -217,7 +217,7 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 					return
 				}
 				j := jobs[i]
-				scratch = searchFile(j.s, j.f, q, m, scratch, &scanned, add)
+				scratch = searchFile(ctx, j.s, j.f, q, m, scratch, &scanned, add)
 			}
 		}()
 	}
@@ -235,7 +235,7 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 	return res, nil
 }
 
-func searchFile(s *Session, f *FileSummary, q SearchQuery, m *matcher, scratch []byte, scanned *atomic.Int64, add func(SearchHit)) []byte {
+func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, m *matcher, scratch []byte, scanned *atomic.Int64, add func(SearchHit)) []byte {
 	fh, err := openRegular(f.Path)
 	if err != nil {
 		return scratch
@@ -245,7 +245,10 @@ func searchFile(s *Session, f *FileSummary, q SearchQuery, m *matcher, scratch [
 	defer lr.Close()
 	var l rawLine
 	want := func(role string) bool { return len(q.Roles) == 0 || q.Roles[role] }
-	for lr.Scan() {
+	for n := 0; lr.Scan(); n++ {
+		if n%512 == 0 && ctx.Err() != nil {
+			return scratch
+		}
 		line := lr.Line()
 		scanned.Add(int64(len(line)) + 1)
 		var ok bool

@@ -91,7 +91,7 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 					return
 				}
 				j := jobs[i]
-				found := scanSecretFile(j.s, j.path, j.root, j.txt, q, &scanned)
+				found := scanSecretFile(ctx, j.s, j.path, j.root, j.txt, q, &scanned)
 				files.Add(1)
 				if len(found) > 0 {
 					mu.Lock()
@@ -119,7 +119,7 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 	return res, nil
 }
 
-func scanSecretFile(s *Session, path, root string, txt bool, q SecretQuery, scanned *atomic.Int64) []SecretFinding {
+func scanSecretFile(ctx context.Context, s *Session, path, root string, txt bool, q SecretQuery, scanned *atomic.Int64) []SecretFinding {
 	fh, err := openRegular(path)
 	if err != nil {
 		return nil
@@ -156,6 +156,9 @@ func scanSecretFile(s *Session, path, root string, txt bool, q SecretQuery, scan
 	lineNo := 0
 	var buf []byte
 	for lr.Scan() {
+		if lineNo%512 == 0 && ctx.Err() != nil {
+			return out
+		}
 		lineNo++
 		line := lr.Line()
 		scanned.Add(int64(len(line)) + 1)

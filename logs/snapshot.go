@@ -118,7 +118,7 @@ type SessionUsage struct {
 
 // Response is one deduplicated API response.
 type Response struct {
-	id        string
+	key       uint64
 	File      *FileSummary // the file of the first copy in the owning session
 	Session   *Session
 	Time      int64
@@ -129,7 +129,7 @@ type Response struct {
 
 // claim is the global record of one message id.
 type claim struct {
-	id      string
+	key     uint64
 	file    *FileSummary
 	session *Session
 	main    bool  // some copy in the owning session is on the main thread
@@ -177,20 +177,23 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		}
 		return a.Key < b.Key
 	})
-	claims := map[string]*claim{}
+	claims := map[uint64]*claim{}
 	var order2 []*claim
 	for _, s := range snap.Sessions {
 		for _, f := range s.Files() {
 			for i := range f.Messages {
 				m := &f.Messages[i]
-				if m.ID == "" {
+				if !m.Counts() {
+					continue
+				}
+				if m.Key == 0 {
 					snap.Responses = append(snap.Responses, Response{File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
 					continue
 				}
-				c := claims[m.ID]
+				c := claims[m.Key]
 				if c == nil {
-					c = &claim{id: m.ID, file: f, session: s, main: !m.Sidechain, time: m.Time, model: m.Model, usage: m.Usage}
-					claims[m.ID] = c
+					c = &claim{key: m.Key, file: f, session: s, main: !m.Sidechain, time: m.Time, model: m.Model, usage: m.Usage}
+					claims[m.Key] = c
 					order2 = append(order2, c)
 					continue
 				}
@@ -207,7 +210,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		}
 	}
 	for _, c := range order2 {
-		snap.Responses = append(snap.Responses, Response{id: c.id, File: c.file, Session: c.session, Time: c.time, Model: c.model, Usage: c.usage, Sidechain: !c.main})
+		snap.Responses = append(snap.Responses, Response{key: c.key, File: c.file, Session: c.session, Time: c.time, Model: c.model, Usage: c.usage, Sidechain: !c.main})
 	}
 	sort.SliceStable(snap.Responses, func(i, j int) bool { return snap.Responses[i].Time < snap.Responses[j].Time })
 	for i := range snap.Responses {

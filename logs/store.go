@@ -131,7 +131,7 @@ func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progr
 				if ctx.Err() != nil {
 					continue
 				}
-				if err := f.scanFile(infos[f.Path]); err != nil {
+				if err := f.scanFile(ctx, infos[f.Path]); err != nil {
 					// Unreadable now (deleted, permission): keep what we have, flagged.
 					f.Drift = true
 					f.ReadError = err.Error()

@@ -2,6 +2,7 @@ package logs
 
 import (
 	"bytes"
+	"context"
 	"hash/maphash"
 	"os"
 	"strings"
@@ -46,16 +47,22 @@ func (u *Usage) Add(o Usage) {
 	u.CacheRead += o.CacheRead
 }
 
-// Message is one API response as a file shows it: the copy with the largest
-// output_tokens among the file's lines that share its message.id.
+// Message is one assistant message as a file shows it: for usage, the copy
+// with the largest output_tokens among the file's lines that share its
+// message.id (ties: the last).
 type Message struct {
-	ID        string // "" for an assistant line without message.id (it counts on its own)
+	Key       uint64 // hash of message.id; 0 for a line without one (it counts on its own)
 	Model     string
 	Time      int64 // unix milliseconds of the response's first line
 	Usage     Usage
-	Sidechain bool
+	Sidechain bool  // no copy was on the main thread
+	Synthetic bool  // <synthetic> or isApiErrorMessage: an API error, not usage
+	HasUsage  bool  // some copy carried a usage object
 	Line      int32 // 1-based line number of the first copy
 }
+
+// Counts reports whether the message is model usage.
+func (m *Message) Counts() bool { return m.HasUsage && !m.Synthetic }
 
 // ResultState is what a tool call's result said.
 type ResultState uint8
@@ -89,9 +96,10 @@ func (a FileAction) String() string {
 	return ""
 }
 
-// Call is one tool_use block joined to its result in the same file.
+// Call is one tool_use block joined to its result in the same file. Only a
+// hash of its id is kept in memory; tools that show ids re-read the file.
 type Call struct {
-	ID        string
+	Key       uint64 // IDKey of the tool_use id
 	Name      string
 	Time      int64
 	Sidechain bool
@@ -145,20 +153,19 @@ type FileSummary struct {
 	Versions  []string
 
 	Messages         []Message
-	msgIdx           map[string]int32
-	MainAssistantIDs int // distinct message ids of main-thread assistant lines
+	msgIdx           map[uint64]int32 // hash of message.id -> index in Messages
+	MainAssistantIDs int              // distinct message ids of main-thread assistant lines
 	HumanPrompts     int
 	FirstPrompt      string // raw (unredacted), clipped
 	APIErrors        int
-	apiErrIDs        map[string]struct{}
-	mainIDs          map[string]struct{}
 
 	Calls   []Call
-	callIdx map[string]int32
-	orphans map[string]ResultState // results seen before their call (lines are not in order)
+	callIdx map[uint64]int32       // hash of tool_use id -> index in Calls
+	orphans map[uint64]ResultState // results seen before their call (lines are not in order)
 
 	Summaries   []SummaryLine
-	uuids       map[uint64]struct{}
+	leaves      map[uint64]bool // summary leafUuids -> seen as a line of this file
+	lateLeaf    bool            // a summary came after other lines: earlier lines need a look
 	CustomTitle string
 	AITitle     string
 	PRLinks     []string
@@ -166,6 +173,8 @@ type FileSummary struct {
 	CostState   *CostState
 	ToolCounts  map[string]int
 	ReadError   string // the last I/O error reading the file, if any
+
+	blocks []rawBlock // scratch for decoding content, reused line to line
 
 	inode uint64 // a file replaced by rename has a new inode
 	head  []byte // first bytes of the file, to notice replacement
@@ -228,13 +237,18 @@ func (f *FileSummary) unchangedPrefix(fi os.FileInfo) bool {
 	return bytes.Equal(readAt(fh, 0, int64(len(f.head))), f.head) && bytes.Equal(readAt(fh, start, int64(len(f.tail))), f.tail)
 }
 
-var uuidSeed = maphash.MakeSeed()
+// idSeed hashes ids for in-memory indexes: 64-bit keys instead of strings
+// keep memory flat (a collision among a few million ids is negligible).
+var idSeed = maphash.MakeSeed()
 
-// HasUUID reports whether a line with this uuid is in the file.
-func (f *FileSummary) HasUUID(u string) bool {
-	_, ok := f.uuids[maphash.String(uuidSeed, u)]
-	return ok
-}
+func idHash(s string) uint64 { return maphash.String(idSeed, s) | 1 }
+
+// IDKey is the in-memory key of a message or tool_use id (never 0).
+func IDKey(id string) uint64 { return idHash(id) }
+
+// HasUUID reports whether a line with this uuid is in the file; it answers for
+// the leafUuids of the file's summary lines only.
+func (f *FileSummary) HasUUID(u string) bool { return f.leaves[idHash(u)] }
 
 // IsSidechainFile reports whether every line of the file is sidechain activity.
 func (f *FileSummary) IsSidechainFile() bool { return f.Kind != MainFile }
@@ -244,8 +258,7 @@ func newFileSummary(d discovered) *FileSummary {
 		Path: d.path, Root: d.root, ProjectDir: d.projectDir, Project: d.project,
 		Kind: d.kind, SessionID: d.sessionID, AgentID: d.agentID,
 		AgentType: d.agentType, AgentDesc: d.agentDesc,
-		msgIdx: map[string]int32{}, callIdx: map[string]int32{},
-		uuids: map[uint64]struct{}{}, ToolCounts: map[string]int{},
+		msgIdx: map[uint64]int32{}, callIdx: map[uint64]int32{}, ToolCounts: map[string]int{},
 	}
 }
 
@@ -260,11 +273,18 @@ func (f *FileSummary) clone() *FileSummary {
 	c.msgIdx = cloneMap(f.msgIdx)
 	c.callIdx = cloneMap(f.callIdx)
 	c.orphans = cloneMap(f.orphans)
-	c.uuids = cloneMap(f.uuids)
-	c.apiErrIDs = cloneMap(f.apiErrIDs)
-	c.mainIDs = cloneMap(f.mainIDs)
+	c.leaves = cloneMap(f.leaves)
 	c.ToolCounts = cloneMap(f.ToolCounts)
 	return &c
+}
+
+// clipSlice drops unused capacity left by append's growth: summaries live as
+// long as the process, so the slack would be memory held for nothing.
+func clipSlice[T any](s []T) []T {
+	if cap(s)-len(s) <= len(s)/8 {
+		return s
+	}
+	return append([]T(nil), s...)
 }
 
 func cloneMap[K comparable, V any](m map[K]V) map[K]V {
@@ -279,8 +299,9 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 }
 
 // scanFile reads f's file from f.Offset to its end and folds every complete line
-// into f. Decode problems are counted, never returned; only I/O errors are.
-func (f *FileSummary) scanFile(fi os.FileInfo) error {
+// into f. Decode problems are counted, never returned; only I/O errors and a
+// cancelled ctx are (the caller then discards f).
+func (f *FileSummary) scanFile(ctx context.Context, fi os.FileInfo) error {
 	fh, err := openRegular(f.Path)
 	if err != nil {
 		return err
@@ -296,7 +317,10 @@ func (f *FileSummary) scanFile(fi os.FileInfo) error {
 	lr := NewLineReader(fh, f.Offset)
 	defer lr.Close()
 	var l rawLine
-	for lr.Scan() {
+	for n := 0; lr.Scan(); n++ {
+		if n%512 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		line := lr.Line()
 		if len(bytes.TrimSpace(line)) == 0 {
 			f.Offset = lr.Offset()
@@ -322,7 +346,27 @@ func (f *FileSummary) scanFile(fi os.FileInfo) error {
 		f.Offset = lr.Offset()
 		f.fold(&l, int32(f.Lines))
 	}
+	f.blocks = nil
+	f.Messages = clipSlice(f.Messages)
+	f.Calls = clipSlice(f.Calls)
+	if f.lateLeaf {
+		f.resolveLeaves()
+	}
 	return lr.Err()
+}
+
+// resolveLeaves looks for summary leafUuids among lines read before their
+// summary line. Rare: summary lines are normally the first lines of a file.
+func (f *FileSummary) resolveLeaves() {
+	f.lateLeaf = false
+	_ = walkLines(f.Path, func(_ int32, l *rawLine) bool {
+		if h := idHash(l.UUID); l.UUID != "" {
+			if done, ok := f.leaves[h]; ok && !done {
+				f.leaves[h] = true
+			}
+		}
+		return true
+	})
 }
 
 // fold adds one decoded line.
@@ -355,8 +399,12 @@ func (f *FileSummary) fold(l *rawLine, lineNo int32) {
 	if l.Version != "" && !contains(f.Versions, l.Version) {
 		f.Versions = append(f.Versions, strings.Clone(l.Version))
 	}
-	if l.UUID != "" && f.Kind == MainFile {
-		f.uuids[maphash.String(uuidSeed, l.UUID)] = struct{}{}
+	if l.UUID != "" && f.leaves != nil {
+		if h := idHash(l.UUID); !f.leaves[h] {
+			if _, ok := f.leaves[h]; ok {
+				f.leaves[h] = true
+			}
+		}
 	}
 	sidechain := f.Kind != MainFile || l.IsSidechain
 	switch l.Type {
@@ -375,6 +423,15 @@ func (f *FileSummary) fold(l *rawLine, lineNo int32) {
 	case "summary":
 		if l.Summary != "" {
 			f.Summaries = append(f.Summaries, SummaryLine{Text: clip(l.Summary, 300), Leaf: strings.Clone(l.LeafUUID)})
+			if f.leaves == nil {
+				f.leaves = map[uint64]bool{}
+			}
+			if h := idHash(l.LeafUUID); !f.leaves[h] {
+				f.leaves[h] = false
+				if f.Entries > len(f.Summaries) {
+					f.lateLeaf = true // lines before this one were not checked against it
+				}
+			}
 		}
 	case "custom-title":
 		if l.CustomTitle != "" {
@@ -407,71 +464,89 @@ func (f *FileSummary) fold(l *rawLine, lineNo int32) {
 func (f *FileSummary) foldAssistant(l *rawLine, ts int64, sidechain bool, lineNo int32) {
 	m := l.Message
 	synthetic := m.Model == "<synthetic>" || l.IsAPIErrorMessage
-	if !sidechain && m.ID != "" {
-		if f.mainIDs == nil {
-			f.mainIDs = map[string]struct{}{}
+	var u Usage
+	hasUsage := m.Usage != nil && !synthetic
+	if hasUsage {
+		u = usageOf(m.Usage)
+	}
+	var h uint64
+	i, seen := int32(0), false
+	if m.ID != "" {
+		h = idHash(m.ID)
+		i, seen = f.msgIdx[h]
+	}
+	if seen {
+		prev := &f.Messages[i]
+		if hasUsage && (!prev.HasUsage || u.Output >= prev.Usage.Output) {
+			prev.Usage, prev.HasUsage = u, true
+			if m.Model != "" {
+				prev.Model = f.internModel(m.Model)
+			}
 		}
-		if _, ok := f.mainIDs[m.ID]; !ok {
-			f.mainIDs[strings.Clone(m.ID)] = struct{}{}
+		if !sidechain && prev.Sidechain {
+			prev.Sidechain = false
 			f.MainAssistantIDs++
 		}
-	} else if !sidechain {
-		f.MainAssistantIDs++
-	}
-	if synthetic {
-		if m.ID == "" {
+		if synthetic && !prev.Synthetic {
+			prev.Synthetic = true
 			f.APIErrors++
-		} else {
-			if f.apiErrIDs == nil {
-				f.apiErrIDs = map[string]struct{}{}
-			}
-			if _, ok := f.apiErrIDs[m.ID]; !ok {
-				f.apiErrIDs[strings.Clone(m.ID)] = struct{}{}
-				f.APIErrors++
-			}
 		}
-	} else if m.Usage != nil {
-		u := usageOf(m.Usage)
-		if m.ID == "" {
-			f.Messages = append(f.Messages, Message{Model: f.internModel(m.Model), Time: ts, Usage: u, Sidechain: sidechain, Line: lineNo})
-		} else if i, ok := f.msgIdx[m.ID]; ok {
-			prev := &f.Messages[i]
-			if u.Output >= prev.Usage.Output {
-				prev.Usage = u
-				if m.Model != "" {
-					prev.Model = f.internModel(m.Model)
-				}
-			}
-			if !sidechain {
-				prev.Sidechain = false
-			}
-		} else {
-			f.msgIdx[strings.Clone(m.ID)] = int32(len(f.Messages))
-			f.Messages = append(f.Messages, Message{ID: strings.Clone(m.ID), Model: f.internModel(m.Model), Time: ts, Usage: u, Sidechain: sidechain, Line: lineNo})
+	} else {
+		if m.ID != "" {
+			f.msgIdx[h] = int32(len(f.Messages))
+		}
+		f.Messages = append(f.Messages, Message{Key: h, Model: f.internModel(m.Model), Time: ts, Usage: u,
+			Sidechain: sidechain, Synthetic: synthetic, HasUsage: hasUsage, Line: lineNo})
+		if !sidechain {
+			f.MainAssistantIDs++
+		}
+		if synthetic {
+			f.APIErrors++
 		}
 	}
-	for _, b := range decodeBlocks(m.Content) {
+	f.blocks = decodeBlocksInto(f.blocks[:0], m.Content)
+	defer f.releaseBlocks()
+	for _, b := range f.blocks {
 		if b.Type != "tool_use" || b.ID == "" {
 			continue
 		}
-		if _, dup := f.callIdx[b.ID]; dup {
+		ch := idHash(b.ID)
+		if _, dup := f.callIdx[ch]; dup {
 			continue
 		}
-		c := Call{ID: strings.Clone(b.ID), Name: clip(b.Name, 120), Time: ts, Sidechain: sidechain, Line: lineNo}
+		c := Call{Key: ch, Name: f.internTool(b.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
 		if act := fileActionOf(c.Name); act != ActionNone {
 			in := decodeToolInput(b.Input)
 			if p := toolPath(in); p != "" {
 				c.Path, c.Action = clip(p, 1000), act
 			}
 		}
-		if st, ok := f.orphans[c.ID]; ok {
+		if st, ok := f.orphans[ch]; ok {
 			c.Result = st
-			delete(f.orphans, c.ID)
+			delete(f.orphans, ch)
 		}
-		f.callIdx[c.ID] = int32(len(f.Calls))
+		f.callIdx[ch] = int32(len(f.Calls))
 		f.Calls = append(f.Calls, c)
 		f.ToolCounts[c.Name]++
 	}
+}
+
+// releaseBlocks drops the scratch blocks' references into the line buffer.
+func (f *FileSummary) releaseBlocks() {
+	clear(f.blocks)
+	f.blocks = f.blocks[:0]
+}
+
+// internTool shares one string per tool name within a file.
+func (f *FileSummary) internTool(name string) string {
+	if _, ok := f.ToolCounts[name]; ok {
+		for k := range f.ToolCounts {
+			if k == name {
+				return k
+			}
+		}
+	}
+	return clip(name, 120)
 }
 
 func (f *FileSummary) internModel(m string) string {
@@ -487,7 +562,9 @@ func (f *FileSummary) internModel(m string) string {
 }
 
 func (f *FileSummary) foldUser(l *rawLine, sidechain bool) {
-	blocks := decodeBlocks(l.Message.Content)
+	f.blocks = decodeBlocksInto(f.blocks[:0], l.Message.Content)
+	defer f.releaseBlocks()
+	blocks := f.blocks
 	hasResult := false
 	for _, b := range blocks {
 		if b.Type != "tool_result" {
@@ -498,13 +575,14 @@ func (f *FileSummary) foldUser(l *rawLine, sidechain bool) {
 		if b.IsError {
 			st = classifyError(resultText(b.Content))
 		}
-		if i, ok := f.callIdx[b.ToolUseID]; ok {
+		h := idHash(b.ToolUseID)
+		if i, ok := f.callIdx[h]; ok {
 			f.Calls[i].Result = st
 		} else if b.ToolUseID != "" {
 			if f.orphans == nil {
-				f.orphans = map[string]ResultState{}
+				f.orphans = map[uint64]ResultState{}
 			}
-			f.orphans[strings.Clone(b.ToolUseID)] = st
+			f.orphans[h] = st
 		}
 	}
 	if sidechain || hasResult {

@@ -83,8 +83,13 @@ func checkArgError(t *testing.T, tool string, raw []byte, err error, bindOnly bo
 	if le.Code == logs.CodeInvalidArgument && le.Argument == "" {
 		t.Fatalf("%s %q: invalid_argument without the argument's name: %s", tool, raw, le.Message)
 	}
-	if le.Message == "" || len(le.Message) > 400 || !utf8.ValidString(le.Message) {
-		t.Fatalf("%s %q: message is not one short readable sentence (%d bytes): %.200q", tool, raw, len(le.Message), le.Message)
+	// What the client sees: ErrorOf redacts and bounds the message.
+	body := ErrorOf(err)
+	if body.Error != le.Code || body.Message == "" || utf8.RuneCountInString(body.Message) > 300 || !utf8.ValidString(body.Message) {
+		t.Fatalf("%s %q: message is not one short readable sentence (%d bytes): %.200q", tool, raw, len(body.Message), body.Message)
+	}
+	if le.Code == logs.CodeInvalidArgument && body.Argument == "" {
+		t.Fatalf("%s %q: the client sees no argument name: %+v", tool, raw, body)
 	}
 }
 

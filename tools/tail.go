@@ -82,7 +82,7 @@ func TailAgentLog(d Deps) Spec {
 			for _, e := range entries {
 				te := TailEntry{UUID: e.UUID, Type: e.Type, Timestamp: rfc(e.Time), IsSidechain: e.Sidechain, Text: text(e.Text, 300)}
 				for _, c := range e.ToolCalls {
-					te.ToolCalls = append(te.ToolCalls, TailCall{ToolUseID: c.ID, ToolName: name(c.Name), Outcome: outcomes[c.ID]})
+					te.ToolCalls = append(te.ToolCalls, TailCall{ToolUseID: c.ID, ToolName: name(c.Name), Outcome: outcomes[c.Key]})
 				}
 				for _, r := range e.ToolResults {
 					tr := TailResult{ToolUseID: r.ToolUseID, IsError: r.IsError}
@@ -119,11 +119,11 @@ func (d Deps) resolve(ctx context.Context, arg string, opt logs.ResolveOptions) 
 }
 
 // callOutcomes maps every tool_use id of the session to its outcome.
-func callOutcomes(s *logs.Session, live bool) map[string]string {
-	out := map[string]string{}
+func callOutcomes(s *logs.Session, live bool) map[uint64]string {
+	out := map[uint64]string{}
 	for _, f := range s.Files() {
 		for _, c := range f.Calls {
-			out[c.ID] = c.Outcome(live)
+			out[c.Key] = c.Outcome(live)
 		}
 	}
 	return out

@@ -112,18 +112,19 @@ func failingCalls(snap *logs.Snapshot, s *logs.Session, live bool, max int) (fai
 	if len(refs) > max {
 		refs = refs[len(refs)-max:]
 	}
-	ids := map[string]bool{}
+	ids := map[uint64]bool{}
 	for _, r := range refs {
-		ids[r.c.ID] = true
+		ids[r.c.Key] = true
 	}
 	details, err := snap.CallDetails(s, ids)
 	if err != nil {
 		return res, err
 	}
 	for _, r := range refs {
-		fc := FailingCall{ToolUseID: r.c.ID, ToolName: name(r.c.Name), Status: r.out, Timestamp: rfc(r.c.Time),
+		fc := FailingCall{ToolName: name(r.c.Name), Status: r.out, Timestamp: rfc(r.c.Time),
 			Source: source(r.c.Sidechain), SessionID: s.ID}
-		if dt := details[r.c.ID]; dt != nil {
+		if dt := details[r.c.Key]; dt != nil {
+			fc.ToolUseID = dt.ID
 			fc.InputExcerpt, fc.ErrorExcerpt = text(dt.Input, 300), text(dt.ResultText, 300)
 		}
 		res.list = append(res.list, fc)
