@@ -116,6 +116,9 @@ func (s *Server) checkLines(stdout io.Reader, pw *io.PipeWriter) {
 	}
 }
 
+// Pid is the server process id.
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
 // BadLines returns every stdout line that was not JSON-RPC, and the line count.
 func (s *Server) BadLines() ([]string, int) {
 	s.mu.Lock()
