@@ -145,7 +145,9 @@ func run(size, dir string, rounds int, ccusage string, strict bool) error {
 	fmt.Printf("         search %q: %d matches (truth %d)\n\n", tr.RareWord.Word, sr.Total, tr.RareWord.Count)
 
 	fresh := func(tool string, args ...string) func() (time.Duration, int64, error) {
-		return func() (time.Duration, int64, error) { return timeProcess(bin, env, append([]string{"call", tool}, args...)...) }
+		return func() (time.Duration, int64, error) {
+			return timeProcess(bin, env, append([]string{"call", tool}, args...)...)
+		}
 	}
 	ms := []*measure{
 		{name: "floor: parallel read of every file", run: func() (time.Duration, int64, error) { return readAll(files), 0, nil }},
