@@ -83,3 +83,20 @@ func BenchmarkLineReader(b *testing.B) {
 		lr.Close()
 	}
 }
+
+// BenchmarkBuildSnapshot measures grouping and global deduplication alone,
+// the work a refresh repeats when any file changed.
+func BenchmarkBuildSnapshot(b *testing.B) {
+	roots := benchRoots(b)
+	st := NewStore(Config{Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(b)})
+	snap, err := st.Snapshot(context.Background(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, infos := st.dirs.discover(roots)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buildSnapshot(snap.cfg, st.files, infos)
+	}
+}

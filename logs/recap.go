@@ -146,7 +146,7 @@ func (snap *Snapshot) Recap(s *Session) (*Recap, error) {
 				t = &Tally{}
 				usageByFile[resp.File] = t
 			}
-			t.add(snap.Pricing, resp.Model, resp.Usage)
+			t.addResponse(resp)
 		}
 	}
 	for _, f := range s.Subagents {

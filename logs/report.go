@@ -100,9 +100,9 @@ func (snap *Snapshot) Report(q ReportQuery) Report {
 			groups[id.String()] = g
 		}
 		g.sessions[r.Session] = struct{}{}
-		g.usage.add(snap.Pricing, r.Model, r.Usage)
+		g.usage.addResponse(r)
 		all[r.Session] = struct{}{}
-		rep.Totals.add(snap.Pricing, r.Model, r.Usage)
+		rep.Totals.addResponse(r)
 	}
 	ids := make([]string, 0, len(groups))
 	for id := range groups {
@@ -158,13 +158,13 @@ func (snap *Snapshot) Pace(since int64) Pacing {
 		if r.Time < since {
 			continue
 		}
-		p.Usage.add(snap.Pricing, r.Model, r.Usage)
+		p.Usage.addResponse(r)
 		t := p.ByModel[r.Model]
 		if t == nil {
 			t = &Tally{}
 			p.ByModel[r.Model] = t
 		}
-		t.add(snap.Pricing, r.Model, r.Usage)
+		t.addResponse(r)
 		if p.First == 0 || r.Time < p.First {
 			p.First = r.Time
 		}
@@ -256,7 +256,7 @@ func (snap *Snapshot) Coverage() Coverage {
 			t = &Tally{}
 			c.Models[r.Model] = t
 		}
-		t.add(snap.Pricing, r.Model, r.Usage)
+		t.addResponse(r)
 	}
 	sort.Strings(c.Accounting.Differing)
 	return c

@@ -97,9 +97,21 @@ type Tally struct {
 }
 
 func (t *Tally) add(p *pricing.Table, model string, u Usage) {
+	usd, ok := p.Cost(model, pricingUsage(u))
+	t.addCost(model, u, usd, ok)
+}
+
+func (t *Tally) addCost(model string, u Usage, usd float64, priced bool) {
 	t.Usage.Add(u)
-	t.Cost.Add(p, model, pricing.Usage{Input: u.Input, Output: u.Output, CacheCreate5m: u.CacheCreate5m,
-		CacheCreate1h: u.CacheCreate1h, CacheRead: u.CacheRead, Fast: u.Fast})
+	t.Cost.AddCost(model, u.Total(), usd, priced)
+}
+
+// addResponse adds a response, priced once when the snapshot was built.
+func (t *Tally) addResponse(r *Response) { t.addCost(r.Model, r.Usage, r.Cost, r.Priced) }
+
+func pricingUsage(u Usage) pricing.Usage {
+	return pricing.Usage{Input: u.Input, Output: u.Output, CacheCreate5m: u.CacheCreate5m,
+		CacheCreate1h: u.CacheCreate1h, CacheRead: u.CacheRead, Fast: u.Fast}
 }
 
 // Merge adds o into t.
@@ -125,20 +137,14 @@ type Response struct {
 	Model     string
 	Usage     Usage
 	Sidechain bool
+	Cost      float64 // USD at list price, when Priced
+	Priced    bool
 }
 
-// claim is the global record of one message id.
-type claim struct {
-	key     uint64
-	file    *FileSummary
-	session *Session
-	main    bool  // some copy in the owning session is on the main thread
-	time    int64 // time of the first copy in the owning session
-	model   string
-	usage   Usage // the copy with the largest output_tokens anywhere
-}
-
-func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) *Snapshot {
+// buildSnapshot groups files into sessions and deduplicates every message id
+// across them. It returns the snapshot and the index of keyed responses
+// (message key -> position in Responses) that incremental updates extend.
+func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) (*Snapshot, map[uint64]int32) {
 	snap := &Snapshot{Roots: roots, Pricing: cfg.Pricing, cfg: cfg}
 	bySession := map[string]*Session{}
 	var order []*FileSummary
@@ -170,76 +176,95 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		snap.Sessions = append(snap.Sessions, s)
 	}
 	// Deduplicate across files: sessions in order of start, main file first.
-	sort.Slice(snap.Sessions, func(i, j int) bool {
-		a, b := snap.Sessions[i], snap.Sessions[j]
+	sortByStart(snap.Sessions)
+	n := 0
+	for _, f := range order {
+		n += len(f.Messages)
+	}
+	index := make(map[uint64]int32, n)
+	snap.Responses = make([]Response, 0, n)
+	for _, s := range snap.Sessions {
+		for _, f := range s.Files() {
+			for i := range f.Messages {
+				snap.Responses = claimMessage(snap.Responses, index, s, f, &f.Messages[i])
+			}
+		}
+	}
+	for i := range snap.Responses {
+		r := &snap.Responses[i]
+		r.Cost, r.Priced = cfg.Pricing.Cost(r.Model, pricingUsage(r.Usage))
+		r.Session.Usage.addResponse(r)
+	}
+	sortByEnd(snap.Sessions)
+	return snap, index
+}
+
+// claimMessage folds one message of file f (session s) into the responses: a
+// new id becomes a response of s; a known one keeps its owner (the session
+// that started first, on its main thread when any copy there is) and takes
+// the usage of the copy with the largest output_tokens.
+func claimMessage(rs []Response, index map[uint64]int32, s *Session, f *FileSummary, m *Message) []Response {
+	if !m.Counts() {
+		return rs
+	}
+	if m.Key == 0 {
+		return append(rs, Response{File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+	}
+	i, ok := index[m.Key]
+	if !ok {
+		index[m.Key] = int32(len(rs))
+		return append(rs, Response{key: m.Key, File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+	}
+	r := &rs[i]
+	if r.Session == s && !m.Sidechain && r.Sidechain {
+		r.Sidechain, r.File = false, f
+	}
+	if m.Usage.Output >= r.Usage.Output {
+		r.Usage = m.Usage
+		if m.Model != "" {
+			r.Model = m.Model
+		}
+	}
+	return rs
+}
+
+// add sums one response into the session's tallies.
+func (u *SessionUsage) addResponse(r *Response) {
+	if u.ByModel == nil {
+		u.ByModel = map[string]*Tally{}
+	}
+	u.Total.addResponse(r)
+	if r.Sidechain {
+		u.Sidechain.addResponse(r)
+	} else {
+		u.Main.addResponse(r)
+	}
+	t := u.ByModel[r.Model]
+	if t == nil {
+		t = &Tally{}
+		u.ByModel[r.Model] = t
+	}
+	t.addResponse(r)
+}
+
+func sortByStart(ss []*Session) {
+	sort.Slice(ss, func(i, j int) bool {
+		a, b := ss[i], ss[j]
 		if a.Start != b.Start {
 			return a.Start < b.Start
 		}
 		return a.Key < b.Key
 	})
-	claims := map[uint64]*claim{}
-	var order2 []*claim
-	for _, s := range snap.Sessions {
-		for _, f := range s.Files() {
-			for i := range f.Messages {
-				m := &f.Messages[i]
-				if !m.Counts() {
-					continue
-				}
-				if m.Key == 0 {
-					snap.Responses = append(snap.Responses, Response{File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
-					continue
-				}
-				c := claims[m.Key]
-				if c == nil {
-					c = &claim{key: m.Key, file: f, session: s, main: !m.Sidechain, time: m.Time, model: m.Model, usage: m.Usage}
-					claims[m.Key] = c
-					order2 = append(order2, c)
-					continue
-				}
-				if c.session == s && !m.Sidechain && !c.main {
-					c.main, c.file = true, f
-				}
-				if m.Usage.Output >= c.usage.Output {
-					c.usage = m.Usage
-					if m.Model != "" {
-						c.model = m.Model
-					}
-				}
-			}
-		}
-	}
-	for _, c := range order2 {
-		snap.Responses = append(snap.Responses, Response{key: c.key, File: c.file, Session: c.session, Time: c.time, Model: c.model, Usage: c.usage, Sidechain: !c.main})
-	}
-	sort.SliceStable(snap.Responses, func(i, j int) bool { return snap.Responses[i].Time < snap.Responses[j].Time })
-	for i := range snap.Responses {
-		r := &snap.Responses[i]
-		u := &r.Session.Usage
-		if u.ByModel == nil {
-			u.ByModel = map[string]*Tally{}
-		}
-		u.Total.add(cfg.Pricing, r.Model, r.Usage)
-		if r.Sidechain {
-			u.Sidechain.add(cfg.Pricing, r.Model, r.Usage)
-		} else {
-			u.Main.add(cfg.Pricing, r.Model, r.Usage)
-		}
-		t := u.ByModel[r.Model]
-		if t == nil {
-			t = &Tally{}
-			u.ByModel[r.Model] = t
-		}
-		t.add(cfg.Pricing, r.Model, r.Usage)
-	}
-	sort.Slice(snap.Sessions, func(i, j int) bool {
-		a, b := snap.Sessions[i], snap.Sessions[j]
+}
+
+func sortByEnd(ss []*Session) {
+	sort.Slice(ss, func(i, j int) bool {
+		a, b := ss[i], ss[j]
 		if a.End != b.End {
 			return a.End > b.End
 		}
 		return a.Key < b.Key
 	})
-	return snap
 }
 
 func finishSession(s *Session) {

@@ -32,6 +32,9 @@ type Store struct {
 	dirs  *dirCache
 	files map[string]*FileSummary
 	snap  *Snapshot
+	index map[uint64]int32 // message key -> position in snap.Responses
+
+	fullBuilds, extensions int // how snapshots were made (tests and benchmarks read them)
 }
 
 // NewStore returns an empty store; nothing is read until the first Snapshot.
@@ -65,6 +68,8 @@ func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, err
 	var work []*FileSummary
 	next := make(map[string]*FileSummary, len(found))
 	changed := len(found) != len(s.files)
+	grown := map[*FileSummary]*FileSummary{} // old summary -> its extended clone
+	rescanned := false
 	for _, d := range found {
 		old := s.files[d.path]
 		switch {
@@ -75,12 +80,13 @@ func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, err
 			c.AgentType, c.AgentDesc = d.agentType, d.agentDesc
 			next[d.path] = c
 			work = append(work, c)
+			grown[old] = c
 			changed = true
 		default:
 			fs := newFileSummary(d)
 			next[d.path] = fs
 			work = append(work, fs)
-			changed = true
+			changed, rescanned = true, true
 		}
 	}
 	if err := scanAll(ctx, work, found, progress); err != nil {
@@ -89,8 +95,16 @@ func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, err
 	if !changed && s.snap != nil && rootsEqual(s.snap.Roots, roots) {
 		return s.snap, nil
 	}
+	if s.snap != nil && !rescanned && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) {
+		if snap, ok := extendSnapshot(s.snap, s.index, grown); ok {
+			s.files, s.snap = next, snap
+			s.extensions++
+			return snap, nil
+		}
+	}
+	s.fullBuilds++
 	s.files = next
-	s.snap = buildSnapshot(s.cfg, next, roots)
+	s.snap, s.index = buildSnapshot(s.cfg, next, roots)
 	return s.snap, nil
 }
 

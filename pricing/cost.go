@@ -95,14 +95,21 @@ type Tally struct {
 // tokens are counted as unpriced and its name, as given, is recorded once.
 func (t *Tally) Add(table *Table, model string, u Usage) {
 	usd, ok := table.Cost(model, u)
+	t.AddCost(model, u.Tokens(), usd, ok)
+}
+
+// AddCost records one response whose cost was already computed with
+// Table.Cost (ok false: unpriced), so callers that sum the same response into
+// several tallies price it once.
+func (t *Tally) AddCost(model string, tokens int64, usd float64, ok bool) {
 	if !ok {
 		t.UnpricedResponses++
-		t.UnpricedTokens += u.Tokens()
+		t.UnpricedTokens += tokens
 		t.unpriced = insertSorted(t.unpriced, model)
 		return
 	}
 	t.PricedResponses++
-	t.PricedTokens += u.Tokens()
+	t.PricedTokens += tokens
 	t.Cost += usd
 }
 

@@ -150,6 +150,9 @@ func bindStrict(raw []byte, v any) error {
 			return logs.InvalidArgument(te.Field, "argument %q must be of type %s", te.Field, jsonType(te.Type.Kind().String()))
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			f := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+			if f == "" {
+				return logs.InvalidArgument("arguments", "an argument has an empty name")
+			}
 			return logs.InvalidArgument(f, "unknown argument %q", f)
 		}
 		return logs.InvalidArgument("arguments", "arguments must be a JSON object with the documented fields")
