@@ -38,6 +38,7 @@ type SearchQuery struct {
 // SearchHit is one matching entry. Snippet is raw text around the hit.
 type SearchHit struct {
 	Session   *Session
+	File      *FileSummary
 	Time      int64
 	UUID      string
 	Role      string
@@ -187,25 +188,11 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 			jobs = append(jobs, job{s, f})
 		}
 	}
+	hc := &hitCollector{limit: q.Limit}
 	var (
-		mu      sync.Mutex
-		top     = &hitHeap{}
-		total   int
-		scanned atomic.Int64
-		wg      sync.WaitGroup
-		next    atomic.Int64
+		wg   sync.WaitGroup
+		next atomic.Int64
 	)
-	add := func(h SearchHit) {
-		mu.Lock()
-		defer mu.Unlock()
-		total++
-		if top.Len() < q.Limit {
-			heap.Push(top, h)
-		} else if h.Time > (*top)[0].Time {
-			(*top)[0] = h
-			heap.Fix(top, 0)
-		}
-	}
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
@@ -217,7 +204,7 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 					return
 				}
 				j := jobs[i]
-				scratch = searchFile(ctx, j.s, j.f, q, m, scratch, &scanned, add)
+				scratch = searchFile(ctx, j.s, j.f, q, m, scratch, &hc.scanned, hc.add)
 			}
 		}()
 	}
@@ -225,14 +212,72 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 	if err := ctx.Err(); err != nil {
 		return SearchResult{}, err
 	}
-	res := SearchResult{Total: total, ScannedBytes: scanned.Load()}
-	for top.Len() > 0 {
-		res.Hits = append(res.Hits, heap.Pop(top).(SearchHit))
+	return hc.result(), nil
+}
+
+// hitCollector keeps the newest limit hits and counts all of them; safe for
+// concurrent use.
+type hitCollector struct {
+	mu      sync.Mutex
+	limit   int
+	top     hitHeap
+	total   int
+	scanned atomic.Int64
+}
+
+func (hc *hitCollector) add(h SearchHit) {
+	hc.mu.Lock()
+	defer hc.mu.Unlock()
+	hc.total++
+	if hc.top.Len() < hc.limit {
+		heap.Push(&hc.top, h)
+	} else if hitBefore(hc.top[0], h) {
+		hc.top[0] = h
+		heap.Fix(&hc.top, 0)
+	}
+}
+
+func (hc *hitCollector) result() SearchResult {
+	res := SearchResult{Total: hc.total, ScannedBytes: hc.scanned.Load()}
+	for hc.top.Len() > 0 {
+		res.Hits = append(res.Hits, heap.Pop(&hc.top).(SearchHit))
 	}
 	for i, j := 0, len(res.Hits)-1; i < j; i, j = i+1, j-1 {
 		res.Hits[i], res.Hits[j] = res.Hits[j], res.Hits[i]
 	}
-	return res, nil
+	return res
+}
+
+// SearchWhileReading returns the snapshot and, when this look had to read
+// every file anyway (the store's first look), the search over all sessions
+// done in that same pass: each file is read once for both. When the store
+// was already warm it returns nil results and the caller searches the
+// snapshot. q.Sessions is ignored: the combined pass searches everything.
+func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q SearchQuery, m *matcher) (*Snapshot, *SearchResult, error) {
+	hc := &hitCollector{limit: q.Limit}
+	var hook lineHook
+	searchers := sync.Pool{New: func() any { return &lineSearcher{q: q, m: m, scanned: &hc.scanned, add: hc.add} }}
+	hook = func(f *FileSummary, line []byte, l *rawLine) {
+		ls := searchers.Get().(*lineSearcher)
+		hc.scanned.Add(int64(len(line)) + 1)
+		ls.line(f, nil, line, l, true)
+		searchers.Put(ls)
+	}
+	snap, combined, err := s.snapshot(ctx, progress, hook)
+	if err != nil || !combined {
+		return snap, nil, err
+	}
+	res := hc.result()
+	owner := map[*FileSummary]*Session{}
+	for _, ss := range snap.Sessions {
+		for _, f := range ss.Files() {
+			owner[f] = ss
+		}
+	}
+	for i := range res.Hits {
+		res.Hits[i].Session = owner[res.Hits[i].File]
+	}
+	return snap, &res, nil
 }
 
 func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, m *matcher, scratch []byte, scanned *atomic.Int64, add func(SearchHit)) []byte {
@@ -243,83 +288,101 @@ func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, 
 	defer fh.Close()
 	lr := NewLineReader(fh, 0)
 	defer lr.Close()
+	ls := &lineSearcher{q: q, m: m, scanned: scanned, add: add, scratch: scratch}
 	var l rawLine
-	want := func(role string) bool { return len(q.Roles) == 0 || q.Roles[role] }
 	for n := 0; lr.Scan(); n++ {
 		if n%512 == 0 && ctx.Err() != nil {
-			return scratch
+			break
 		}
 		line := lr.Line()
 		scanned.Add(int64(len(line)) + 1)
-		var ok bool
-		scratch, ok = m.lineMayMatch(line, scratch)
-		if !ok && !bytes.Contains(line, persistedMarker) {
-			continue
+		ls.line(f, s, line, &l, false)
+	}
+	return ls.scratch
+}
+
+// lineSearcher applies a search to one line at a time, either while reading
+// a file for the search alone or while the store reads it for its summary.
+type lineSearcher struct {
+	q       SearchQuery
+	m       *matcher
+	scanned *atomic.Int64
+	add     func(SearchHit)
+	scratch []byte
+}
+
+// line searches one raw line of f; l holds its decoding when decoded is true
+// (otherwise l is scratch space).
+func (ls *lineSearcher) line(f *FileSummary, s *Session, line []byte, l *rawLine, decoded bool) {
+	q, m := ls.q, ls.m
+	var ok bool
+	ls.scratch, ok = m.lineMayMatch(line, ls.scratch)
+	if !ok && !bytes.Contains(line, persistedMarker) {
+		return
+	}
+	if !decoded && decodeLine(line, l) == decodeFailed {
+		return
+	}
+	if l.Message == nil || (l.Type != "user" && l.Type != "assistant") {
+		return
+	}
+	ts := parseTime(l.Timestamp)
+	if !q.Range.Contains(ts) {
+		return
+	}
+	want := func(role string) bool { return len(q.Roles) == 0 || q.Roles[role] }
+	sidechain := f.Kind != MainFile || l.IsSidechain
+	blocks := decodeBlocks(l.Message.Content)
+	emit := func(role, text string) bool {
+		at, n := m.find(text)
+		if at < 0 {
+			return false
 		}
-		if decodeLine(line, &l) == decodeFailed || l.Message == nil {
-			continue
-		}
-		if l.Type != "user" && l.Type != "assistant" {
-			continue
-		}
-		ts := parseTime(l.Timestamp)
-		if !q.Range.Contains(ts) {
-			continue
-		}
-		sidechain := f.Kind != MainFile || l.IsSidechain
-		blocks := decodeBlocks(l.Message.Content)
-		emit := func(role, text string) bool {
-			at, n := m.find(text)
-			if at < 0 {
-				return false
+		if q.Redact != nil {
+			text = q.Redact(text)
+			if at, n = m.find(text); at < 0 {
+				at, n = 0, 0 // the hit was inside a redacted secret
 			}
-			if q.Redact != nil {
-				text = q.Redact(text)
-				if at, n = m.find(text); at < 0 {
-					at, n = 0, 0 // the hit was inside a redacted secret
-				}
-			}
-			snip, off := snippetAround(text, at, n, 238)
-			add(SearchHit{Session: s, Time: ts, UUID: strings.Clone(l.UUID), Role: role, Snippet: snip, SnippetAt: off})
-			return true
 		}
-		switch l.Type {
-		case "user":
-			for _, b := range blocks {
-				if b.Type != "tool_result" || !want(RoleToolResult) {
-					continue
-				}
-				text := resultText(b.Content)
-				if strings.HasPrefix(text, "<persisted-output>") {
-					if full, ok := readSpill(f, b.ToolUseID, scanned); ok {
-						text = full
-					}
-				}
-				if emit(RoleToolResult, text) {
-					break
-				}
-			}
-			if !sidechain && want(RoleUser) {
-				if t, ok := isPromptLine(&l, blocks); ok {
-					emit(RoleUser, t)
-				}
-			}
-		case "assistant":
-			if !want(RoleAssistant) {
+		snip, off := snippetAround(text, at, n, 238)
+		ls.add(SearchHit{Session: s, File: f, Time: ts, UUID: strings.Clone(l.UUID), Role: role, Snippet: snip, SnippetAt: off})
+		return true
+	}
+	switch l.Type {
+	case "user":
+		for _, b := range blocks {
+			if b.Type != "tool_result" || !want(RoleToolResult) {
 				continue
 			}
-			var parts []string
-			for _, b := range blocks {
-				if b.Type == "text" && b.Text != "" {
-					parts = append(parts, b.Text)
+			text := resultText(b.Content)
+			if strings.HasPrefix(text, "<persisted-output>") {
+				if full, ok := readSpill(f, b.ToolUseID, ls.scanned); ok {
+					text = full
 				}
 			}
-			if len(parts) > 0 {
-				emit(RoleAssistant, strings.Join(parts, "\n"))
+			if emit(RoleToolResult, text) {
+				return // one match per entry
 			}
 		}
+		if !sidechain && want(RoleUser) {
+			if t, ok := isPromptLine(l, blocks); ok {
+				emit(RoleUser, t)
+			}
+		}
+	case "assistant":
+		if !want(RoleAssistant) {
+			return
+		}
+		var parts []string
+		for _, b := range blocks {
+			if b.Type == "text" && b.Text != "" {
+				parts = append(parts, b.Text)
+			}
+		}
+		if len(parts) > 0 {
+			emit(RoleAssistant, strings.Join(parts, "\n"))
+		}
 	}
-	return scratch
 }
 
 // readSpill reads <project>/<sessionId>/tool-results/<id>.txt when it exists.
@@ -380,7 +443,22 @@ func snippetAround(text string, at, n, max int) (string, int) {
 type hitHeap []SearchHit
 
 func (h hitHeap) Len() int           { return len(h) }
-func (h hitHeap) Less(i, j int) bool { return h[i].Time < h[j].Time }
+func (h hitHeap) Less(i, j int) bool { return hitBefore(h[i], h[j]) }
+
+// hitBefore orders hits by time, then by entry and role, so that which hits
+// are kept does not depend on the order files were read in.
+func hitBefore(a, b SearchHit) bool {
+	if a.Time != b.Time {
+		return a.Time < b.Time
+	}
+	if a.UUID != b.UUID {
+		return a.UUID < b.UUID
+	}
+	if a.Role != b.Role {
+		return a.Role < b.Role
+	}
+	return a.File != nil && b.File != nil && a.File.Path < b.File.Path
+}
 func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *hitHeap) Push(x any)        { *h = append(*h, x.(SearchHit)) }
 func (h *hitHeap) Pop() any {

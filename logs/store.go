@@ -61,8 +61,23 @@ type Progress func(done, total int)
 // immutable view of the whole history. When nothing changed since the last
 // call, the previous snapshot is returned as is.
 func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, error) {
+	snap, _, err := s.snapshot(ctx, progress, nil)
+	return snap, err
+}
+
+// lineHook sees every decoded line of every file a first look reads.
+type lineHook func(f *FileSummary, line []byte, l *rawLine)
+
+// snapshot is Snapshot with a hook run on each decoded line when this is the
+// store's first look (every file is read from its start); hooked reports
+// whether the hook saw every file.
+func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) (*Snapshot, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	first := s.snap == nil
+	if !first {
+		hook = nil
+	}
 
 	found, roots := s.dirs.discover(s.cfg.Roots)
 	var work []*FileSummary
@@ -89,23 +104,23 @@ func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, err
 			changed, rescanned = true, true
 		}
 	}
-	if err := scanAll(ctx, work, found, progress); err != nil {
-		return nil, err
+	if err := scanAll(ctx, work, found, progress, hook); err != nil {
+		return nil, false, err
 	}
 	if !changed && s.snap != nil && rootsEqual(s.snap.Roots, roots) {
-		return s.snap, nil
+		return s.snap, false, nil
 	}
 	if s.snap != nil && !rescanned && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) {
 		if snap, ok := extendSnapshot(s.snap, s.index, grown); ok {
 			s.files, s.snap = next, snap
 			s.extensions++
-			return snap, nil
+			return snap, false, nil
 		}
 	}
 	s.fullBuilds++
 	s.files = next
 	s.snap, s.index = buildSnapshot(s.cfg, next, roots)
-	return s.snap, nil
+	return s.snap, first && hook != nil, nil
 }
 
 func rootsEqual(a, b []RootInfo) bool {
@@ -121,7 +136,7 @@ func rootsEqual(a, b []RootInfo) bool {
 }
 
 // scanAll reads the queued files in parallel, largest first.
-func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progress Progress) error {
+func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progress Progress, hook lineHook) error {
 	if len(work) == 0 {
 		return nil
 	}
@@ -145,7 +160,7 @@ func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progr
 				if ctx.Err() != nil {
 					continue
 				}
-				if err := f.scanFile(ctx, infos[f.Path]); err != nil {
+				if err := f.scanFile(ctx, infos[f.Path], hook); err != nil {
 					// Unreadable now (deleted, permission): keep what we have, flagged.
 					f.Drift = true
 					f.ReadError = err.Error()

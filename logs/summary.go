@@ -301,7 +301,7 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 // scanFile reads f's file from f.Offset to its end and folds every complete line
 // into f. Decode problems are counted, never returned; only I/O errors and a
 // cancelled ctx are (the caller then discards f).
-func (f *FileSummary) scanFile(ctx context.Context, fi os.FileInfo) error {
+func (f *FileSummary) scanFile(ctx context.Context, fi os.FileInfo, hook lineHook) error {
 	fh, err := openRegular(f.Path)
 	if err != nil {
 		return err
@@ -344,6 +344,9 @@ func (f *FileSummary) scanFile(ctx context.Context, fi os.FileInfo) error {
 			f.Drift = true
 		}
 		f.Offset = lr.Offset()
+		if hook != nil {
+			hook(f, line, &l)
+		}
 		f.fold(&l, int32(f.Lines))
 	}
 	f.blocks = nil

@@ -60,14 +60,31 @@ func SearchTranscripts(d Deps) Spec {
 				}
 				roles[r] = true
 			}
-			snap, sessions, tr, err := d.scope(ctx, a.Session, a.Repo, a.Since, a.Until)
-			if err != nil {
-				return SearchOut{}, err
-			}
 			limit := intOr(a.Limit, 20)
-			res, err := snap.Search(ctx, logs.SearchQuery{Roles: roles, Sessions: sessions, Range: tr, Limit: limit, Redact: redact.String}, m)
-			if err != nil {
-				return SearchOut{}, err
+			q := logs.SearchQuery{Roles: roles, Limit: limit, Redact: redact.String}
+			var snap *logs.Snapshot
+			var res *logs.SearchResult
+			if a.Session == "" && a.Repo == "" {
+				// Unfiltered: on a cold store, search while reading the files
+				// for their summaries, so each file is read once.
+				cfg := d.Store.Config()
+				if q.Range, err = logs.ParseTimeRange(a.Since, a.Until, cfg.Now(), cfg.Location); err != nil {
+					return SearchOut{}, err
+				}
+				if snap, res, err = d.Store.SearchWhileReading(ctx, progressFrom(ctx), q, m); err != nil {
+					return SearchOut{}, err
+				}
+				q.Sessions = snap.Sessions
+			}
+			if res == nil {
+				if snap, q.Sessions, q.Range, err = d.scope(ctx, a.Session, a.Repo, a.Since, a.Until); err != nil {
+					return SearchOut{}, err
+				}
+				r, err := snap.Search(ctx, q, m)
+				if err != nil {
+					return SearchOut{}, err
+				}
+				res = &r
 			}
 			out := SearchOut{Matches: []SearchMatch{}, TotalMatches: res.Total, ScannedBytes: res.ScannedBytes,
 				CoverageFrom: rfcTime(snap.CoverageFrom())}

@@ -1,0 +1,67 @@
+package logs
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-activity/agent-activity/internal/fixture"
+)
+
+// TestSearchWhileReadingMatchesSearch: the one-pass search of a cold store
+// answers exactly like a search of the finished snapshot.
+func TestSearchWhileReadingMatchesSearch(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "projects")
+	if err := fixture.CopyTree(filepath.Join("..", "testdata", "projects"), root); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
+	for _, c := range []struct {
+		pattern string
+		regex   bool
+		roles   map[string]bool
+		rng     TimeRange
+	}{
+		{pattern: "the"},
+		{pattern: "zanzibar-marker"},
+		{pattern: `(?i)exit code \d+`, regex: true},
+		{pattern: "test", roles: map[string]bool{RoleUser: true}},
+		{pattern: "a", rng: TimeRange{Since: time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC).UnixMilli()}},
+	} {
+		m, err := CompileSearch(c.pattern, c.regex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := SearchQuery{Roles: c.roles, Range: c.rng, Limit: 7}
+		st := NewStore(cfg)
+		snap, one, err := st.SearchWhileReading(context.Background(), nil, q, m)
+		if err != nil || one == nil {
+			t.Fatalf("%q: cold store gave no one-pass result (%v)", c.pattern, err)
+		}
+		if _, again, _ := st.SearchWhileReading(context.Background(), nil, q, m); again != nil {
+			t.Fatalf("%q: a warm store searched while reading", c.pattern)
+		}
+		q.Sessions = snap.Sessions
+		two, err := snap.Search(context.Background(), q, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		render := func(r SearchResult) string {
+			var b strings.Builder
+			fmt.Fprintf(&b, "total=%d\n", r.Total)
+			for _, h := range r.Hits {
+				fmt.Fprintf(&b, "%s %d %s %s %q\n", h.Session.ID, h.Time, h.UUID, h.Role, h.Snippet)
+			}
+			return b.String()
+		}
+		if a, b := render(*one), render(two); a != b {
+			t.Errorf("%q: one pass\n%s\ntwo passes\n%s", c.pattern, a, b)
+		}
+		if one.Total == 0 && c.pattern != "a" {
+			t.Errorf("%q: no hits; the comparison proves nothing", c.pattern)
+		}
+	}
+}
