@@ -459,8 +459,8 @@ func hitBefore(a, b SearchHit) bool {
 	}
 	return a.File != nil && b.File != nil && a.File.Path < b.File.Path
 }
-func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *hitHeap) Push(x any)        { *h = append(*h, x.(SearchHit)) }
+func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)   { *h = append(*h, x.(SearchHit)) }
 func (h *hitHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
