@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // discovered is one transcript file found under a root.
@@ -14,7 +16,23 @@ type discovered struct {
 	kind                            FileKind
 	sessionID, agentID              string
 	agentType, agentDesc            string
-	info                            os.FileInfo
+	info                            statInfo
+}
+
+// statInfo is what a refresh needs of a file, read without allocating.
+type statInfo struct {
+	size     int64
+	mtime    time.Time
+	dev, ino uint64
+	ok       bool // a regular file
+}
+
+func statPath(p string) statInfo {
+	var st syscall.Stat_t
+	if err := syscall.Stat(p, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return statInfo{}
+	}
+	return statInfo{size: st.Size, mtime: time.Unix(st.Mtim.Sec, st.Mtim.Nsec), dev: uint64(st.Dev), ino: st.Ino, ok: true}
 }
 
 // RootInfo says what a configured log root is.
@@ -49,6 +67,10 @@ func (c *dirCache) firstVisit(fi os.FileInfo) bool {
 	if !ok {
 		return true
 	}
+	return c.firstVisitID(id)
+}
+
+func (c *dirCache) firstVisitID(id fileID) bool {
 	if _, dup := c.inode[id]; dup {
 		return false
 	}
@@ -58,14 +80,20 @@ func (c *dirCache) firstVisit(fi os.FileInfo) bool {
 
 type dirListing struct {
 	mtime   int64
-	entries []os.DirEntry
+	entries []listed
+}
+
+// listed is a folder entry with its full path, joined once per listing.
+type listed struct {
+	os.DirEntry
+	full string
 }
 
 func newDirCache() *dirCache {
 	return &dirCache{dirs: map[string]dirListing{}, metas: map[string]rawAgentMeta{}}
 }
 
-func (c *dirCache) readDir(dir string) []os.DirEntry {
+func (c *dirCache) readDir(dir string) []listed {
 	st, err := os.Stat(dir)
 	if err != nil {
 		delete(c.dirs, dir)
@@ -79,7 +107,11 @@ func (c *dirCache) readDir(dir string) []os.DirEntry {
 	if l, ok := c.dirs[dir]; ok && l.mtime == mt {
 		return l.entries
 	}
-	entries, _ := os.ReadDir(dir)
+	des, _ := os.ReadDir(dir)
+	entries := make([]listed, len(des))
+	for i, e := range des {
+		entries[i] = listed{DirEntry: e, full: filepath.Join(dir, e.Name())}
+	}
 	c.dirs[dir] = dirListing{mtime: mt, entries: entries}
 	return entries
 }
@@ -135,28 +167,26 @@ func (c *dirCache) discover(roots []string) ([]discovered, []RootInfo) {
 		infos = append(infos, RootInfo{Path: root, Exists: true})
 		projects := c.readDir(root)
 		for _, p := range projects {
-			pdir := filepath.Join(root, p.Name())
+			pdir := p.full
 			if !isDirInside(pdir, p, real) {
 				continue
 			}
 			out = c.discoverProject(out, root, real, pdir, p.Name())
 		}
 	}
-	return out, infos
+	return c.statAll(out), infos
 }
 
 func (c *dirCache) discoverProject(out []discovered, root, real, pdir, project string) []discovered {
 	entries := c.readDir(pdir)
 	for _, e := range entries {
-		name := e.Name()
-		full := filepath.Join(pdir, name)
+		name, full := e.Name(), e.full
 		if strings.HasSuffix(name, ".jsonl") {
-			fi, ok := regularInside(full, e, real)
-			if !ok || !c.firstVisit(fi) {
+			if !linkInside(full, e, real) {
 				continue
 			}
 			stem := strings.TrimSuffix(name, ".jsonl")
-			d := discovered{path: full, root: root, projectDir: pdir, project: project, info: fi}
+			d := discovered{path: full, root: root, projectDir: pdir, project: project}
 			if strings.HasPrefix(stem, "agent-") {
 				d.kind, d.agentID = LegacyAgentFile, strings.TrimPrefix(stem, "agent-")
 			} else {
@@ -190,16 +220,14 @@ func (c *dirCache) walkSubagents(out []discovered, root, real, pdir, project, se
 	}
 	entries := c.readDir(dir)
 	for _, e := range entries {
-		name := e.Name()
-		full := filepath.Join(dir, name)
+		name, full := e.Name(), e.full
 		if strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl") {
-			fi, ok := regularInside(full, e, real)
-			if !ok || !c.firstVisit(fi) {
+			if !linkInside(full, e, real) {
 				continue
 			}
 			id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
 			d := discovered{path: full, root: root, projectDir: pdir, project: project, kind: SubagentFile,
-				sessionID: sessionID, agentID: id, info: fi}
+				sessionID: sessionID, agentID: id}
 			if m, ok := c.meta(filepath.Join(dir, "agent-"+id+".meta.json"), real); ok {
 				d.agentType, d.agentDesc = m.AgentType, m.Description
 			}
@@ -227,18 +255,38 @@ func isDirInside(full string, e os.DirEntry, real string) bool {
 	return e.IsDir()
 }
 
-func regularInside(full string, e os.DirEntry, real string) (os.FileInfo, bool) {
-	if e.Type()&os.ModeSymlink != 0 {
-		target, err := filepath.EvalSymlinks(full)
-		if err != nil || !within(target, real) {
-			return nil, false
+// linkInside reports whether an entry is not a symlink, or one whose target
+// stays inside the real root.
+func linkInside(full string, e os.DirEntry, real string) bool {
+	if e.Type()&os.ModeSymlink == 0 {
+		return true
+	}
+	target, err := filepath.EvalSymlinks(full)
+	return err == nil && within(target, real)
+}
+
+// statAll stats the found files in parallel (stat is most of a refresh),
+// keeping regular files seen for the first time in this pass, in order.
+func (c *dirCache) statAll(found []discovered) []discovered {
+	var wg sync.WaitGroup
+	const workers = 4
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(found); i += workers {
+				found[i].info = statPath(found[i].path)
+			}
+		}(w)
+	}
+	wg.Wait()
+	out := found[:0]
+	for _, d := range found {
+		if d.info.ok && c.firstVisitID(fileID{d.info.dev, d.info.ino}) {
+			out = append(out, d)
 		}
 	}
-	fi, err := os.Stat(full)
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil, false
-	}
-	return fi, true
+	return out
 }
 
 func within(path, root string) bool {

@@ -78,24 +78,63 @@ func (snap *Snapshot) Report(q ReportQuery) Report {
 	all := map[*Session]struct{}{}
 	var rep Report
 	model := strings.ToLower(q.Model)
+	// Calendar keys change at most every 15 minutes (zone offsets are whole
+	// quarter hours), so each is formatted once per quarter hour, not per response.
+	calendar := map[int64][3]string{}
+	calKeys := func(ms int64) [3]string {
+		q := ms / (15 * 60 * 1000)
+		if k, ok := calendar[q]; ok {
+			return k
+		}
+		t := time.UnixMilli(ms).In(loc)
+		y, w := t.ISOWeek()
+		k := [3]string{t.Format("2006-01-02"), fmt.Sprintf("%04d-W%02d", y, w), t.Format("2006-01")}
+		calendar[q] = k
+		return k
+	}
+	repoOK := map[*Session]bool{}
+	modelOK := map[string]bool{}
+	var id strings.Builder
 	for i := range snap.Responses {
 		r := &snap.Responses[i]
-		if !q.Range.Contains(r.Time) || !MatchRepo(r.Session, q.Repo) {
+		if !q.Range.Contains(r.Time) {
 			continue
 		}
-		if model != "" && !strings.Contains(strings.ToLower(r.Model), model) {
-			continue
+		if q.Repo != "" {
+			ok, seen := repoOK[r.Session]
+			if !seen {
+				ok = MatchRepo(r.Session, q.Repo)
+				repoOK[r.Session] = ok
+			}
+			if !ok {
+				continue
+			}
 		}
-		keys := make(map[string]string, len(q.GroupBy))
-		var id strings.Builder
-		for _, k := range q.GroupBy {
-			v := groupValue(k, r, loc)
-			keys[k] = v
-			id.WriteString(v)
-			id.WriteByte(0)
+		if model != "" {
+			ok, seen := modelOK[r.Model]
+			if !seen {
+				ok = strings.Contains(strings.ToLower(r.Model), model)
+				modelOK[r.Model] = ok
+			}
+			if !ok {
+				continue
+			}
+		}
+		id.Reset()
+		var vals [2]string
+		for j, k := range q.GroupBy {
+			vals[j] = groupValue(k, r, calKeys)
+			if j > 0 {
+				id.WriteByte(0)
+			}
+			id.WriteString(vals[j])
 		}
 		g := groups[id.String()]
 		if g == nil {
+			keys := make(map[string]string, len(q.GroupBy))
+			for j, k := range q.GroupBy {
+				keys[k] = vals[j]
+			}
 			g = &group{keys: keys, sessions: map[*Session]struct{}{}}
 			groups[id.String()] = g
 		}
@@ -117,16 +156,14 @@ func (snap *Snapshot) Report(q ReportQuery) Report {
 	return rep
 }
 
-func groupValue(key string, r *Response, loc *time.Location) string {
-	t := time.UnixMilli(r.Time).In(loc)
+func groupValue(key string, r *Response, cal func(int64) [3]string) string {
 	switch key {
 	case "day":
-		return t.Format("2006-01-02")
+		return cal(r.Time)[0]
 	case "week":
-		y, w := t.ISOWeek()
-		return fmt.Sprintf("%04d-W%02d", y, w)
+		return cal(r.Time)[1]
 	case "month":
-		return t.Format("2006-01")
+		return cal(r.Time)[2]
 	case "session":
 		return r.Session.ID
 	case "model":
@@ -205,17 +242,26 @@ type AccountingCheck struct {
 	Differing       []string
 }
 
-// Coverage summarises the whole snapshot.
+// Coverage summarises the whole snapshot. Everything but the skipped-line
+// count (which depends on liveness, so on the clock) is computed once per
+// snapshot.
 func (snap *Snapshot) Coverage() Coverage {
+	snap.coverageOnce.Do(func() { snap.coverage = snap.computeCoverage() })
+	c := snap.coverage
+	now := snap.cfg.Now()
+	for _, s := range snap.Sessions {
+		c.SkippedLines += s.SkippedLines(s.IsLive(now, snap.cfg.LiveWindow))
+	}
+	return c
+}
+
+func (snap *Snapshot) computeCoverage() Coverage {
 	c := Coverage{Models: map[string]*Tally{}, Tools: map[string]int{}, Versions: map[string]int{}}
 	projects := map[string]struct{}{}
-	now := snap.cfg.Now()
 	for _, s := range snap.Sessions {
 		c.Sessions++
 		projects[s.ProjectDir] = struct{}{}
 		c.SubagentFiles += len(s.Subagents)
-		live := s.IsLive(now, snap.cfg.LiveWindow)
-		c.SkippedLines += s.SkippedLines(live)
 		if s.Unverified {
 			c.Unverified++
 		}

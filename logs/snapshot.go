@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agent-activity/agent-activity/pricing"
@@ -19,6 +20,9 @@ type Snapshot struct {
 	Responses []Response // every API response once, attributed to one session
 	Pricing   *pricing.Table
 	cfg       Config
+
+	coverageOnce sync.Once
+	coverage     Coverage // computed on first use; see Coverage
 }
 
 // Session is a trunk session id with its subagent files.

@@ -2,7 +2,6 @@ package logs
 
 import (
 	"context"
-	"os"
 	"runtime"
 	"sort"
 	"sync"
@@ -88,9 +87,9 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	for _, d := range found {
 		old := s.files[d.path]
 		switch {
-		case old != nil && old.Size == d.info.Size() && old.ModTime.Equal(d.info.ModTime()) && old.inode == inodeOf(d.info):
+		case old != nil && old.Size == d.info.size && old.ModTime.Equal(d.info.mtime) && old.inode == d.info.ino:
 			next[d.path] = old
-		case old != nil && d.info.Size() >= old.Offset && old.unchangedPrefix(d.info):
+		case old != nil && d.info.size >= old.Offset && old.unchangedPrefix(d.info):
 			c := old.clone()
 			c.AgentType, c.AgentDesc = d.agentType, d.agentDesc
 			next[d.path] = c
@@ -140,12 +139,12 @@ func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progr
 	if len(work) == 0 {
 		return nil
 	}
-	infos := make(map[string]os.FileInfo, len(found))
+	infos := make(map[string]statInfo, len(found))
 	for _, d := range found {
 		infos[d.path] = d.info
 	}
 	sort.Slice(work, func(i, j int) bool {
-		return infos[work[i].Path].Size()-work[i].Offset > infos[work[j].Path].Size()-work[j].Offset
+		return infos[work[i].Path].size-work[i].Offset > infos[work[j].Path].size-work[j].Offset
 	})
 	jobs := make(chan *FileSummary)
 	var wg sync.WaitGroup

@@ -6,7 +6,6 @@ import (
 	"hash/maphash"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -209,17 +208,10 @@ func readAt(fh *os.File, off, n int64) []byte {
 	return nil
 }
 
-func inodeOf(fi os.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ino
-	}
-	return 0
-}
-
 // unchangedPrefix reports whether the bytes read before are still in place:
 // same inode, same first bytes, same bytes just before Offset.
-func (f *FileSummary) unchangedPrefix(fi os.FileInfo) bool {
-	if f.inode != inodeOf(fi) {
+func (f *FileSummary) unchangedPrefix(fi statInfo) bool {
+	if f.inode != fi.ino {
 		return false
 	}
 	if f.Offset == 0 {
@@ -301,7 +293,7 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 // scanFile reads f's file from f.Offset to its end and folds every complete line
 // into f. Decode problems are counted, never returned; only I/O errors and a
 // cancelled ctx are (the caller then discards f).
-func (f *FileSummary) scanFile(ctx context.Context, fi os.FileInfo, hook lineHook) error {
+func (f *FileSummary) scanFile(ctx context.Context, fi statInfo, hook lineHook) error {
 	fh, err := openRegular(f.Path)
 	if err != nil {
 		return err
@@ -312,7 +304,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi os.FileInfo, hook lineHoo
 			return err
 		}
 	}
-	f.Size, f.ModTime, f.inode = fi.Size(), fi.ModTime(), inodeOf(fi)
+	f.Size, f.ModTime, f.inode = fi.size, fi.mtime, fi.ino
 	f.Torn = false
 	lr := NewLineReader(fh, f.Offset)
 	defer lr.Close()
