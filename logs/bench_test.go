@@ -3,6 +3,7 @@ package logs
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -99,4 +100,45 @@ func BenchmarkBuildSnapshot(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		buildSnapshot(snap.cfg, st.files, infos)
 	}
+}
+
+// BenchmarkAppendRefresh measures a look after one line was appended to a
+// session (a live session writing), including usage_report-style work.
+func BenchmarkAppendRefresh(b *testing.B) {
+	roots := benchRoots(b)
+	dir := b.TempDir()
+	// Work on a copy of the newest main file's tree only when the corpus is the
+	// public one; on a generated corpus append to a copy-free temp file would
+	// change the corpus, so append and truncate back.
+	st := NewStore(Config{Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(b)})
+	snap, err := st.Snapshot(context.Background(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_ = dir
+	s := snap.Sessions[0]
+	if s.Main == nil {
+		b.Skip("newest session has no main file")
+	}
+	path := s.Main.Path
+	info, _ := os.Stat(path)
+	defer func() {
+		os.Truncate(path, info.Size())
+		os.Chtimes(path, info.ModTime(), info.ModTime())
+	}()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		fmt.Fprintf(f, `{"type":"assistant","sessionId":%q,"uuid":"b-%d","timestamp":"2026-11-29T23:59:00.000Z","message":{"id":"msg_b_%d","model":"claude-opus-4-5","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}`+"\n", s.ID, i, i)
+		f.Close()
+		sn, err := st.Snapshot(context.Background(), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sn.Report(ReportQuery{GroupBy: []string{"day"}})
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(st.extensions), "extensions")
+	b.ReportMetric(float64(st.fullBuilds), "fullbuilds")
 }

@@ -54,7 +54,7 @@ func snapshotOf(t testing.TB, roots []string, now time.Time) *Snapshot {
 func TestPublicCorpusTotals(t *testing.T) {
 	snap := snapshotOf(t, corpusRoots(t), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
 	var total Usage
-	for _, r := range snap.Responses {
+	for r := range snap.AllResponses() {
 		total.Add(r.Usage)
 	}
 	if got, want := len(snap.Sessions), 13; got != want {

@@ -183,8 +183,8 @@ func (snap *Snapshot) ownedIDs(s *Session) map[uint64]Usage {
 			ids[m.Key] = true
 		}
 	}
-	for _, r := range snap.Responses {
-		if r.Session == s && !r.Sidechain && r.key != 0 && ids[r.key] {
+	for _, r := range s.responses {
+		if !r.Sidechain && r.key != 0 && ids[r.key] {
 			out[r.key] = r.Usage
 		}
 	}

@@ -515,7 +515,7 @@ func TestHostileWrongTypes(t *testing.T) {
 		t.Errorf("repo %q title %q", s.Repo, s.Title)
 	}
 	// Tokens of mistyped fields are not invented; the well-formed response counts.
-	for _, r := range snap.Responses {
+	for r := range snap.AllResponses() {
 		if r.Session == s && (r.Usage.Input < 0 || r.Usage.Output < 0 || r.Usage.CacheRead < 0) {
 			t.Errorf("negative tokens reach the totals: %+v", r.Usage)
 		}

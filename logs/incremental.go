@@ -1,128 +1,99 @@
 package logs
 
 // extendSnapshot builds the next snapshot from prev when the only change on
-// disk is lines appended to known files (a live session writing): it copies
-// the responses, folds in the grown files' new and updated messages, and
-// rebuilds only the sessions those files belong to. ok is false when the
-// change needs a full build instead: a message that moves between sessions, a
-// session whose start moved (ownership follows start order), or anything
-// unusual. index is updated in place only when ok is true.
-func extendSnapshot(prev *Snapshot, index map[uint64]int32, grown map[*FileSummary]*FileSummary) (*Snapshot, bool) {
+// disk is lines appended to known files (a live session writing): only the
+// sessions of the grown files are rebuilt, from their previous responses plus
+// the files' new and updated messages. ok is false when the change needs a
+// full build instead: a message that moves between sessions, a session whose
+// start moved (ownership follows start order), a file that changed session.
+// The index is updated in place; after ok=false the caller rebuilds it.
+func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSummary]*FileSummary) (*Snapshot, bool) {
 	if len(grown) == 0 {
 		return prev, true
-	}
-	// Which sessions change, and their new values.
-	bySession := map[*Session]*Session{}
-	for _, s := range prev.Sessions {
-		var ns *Session
-		for _, f := range s.Files() {
-			if nf, ok := grown[f]; ok {
-				if ns == nil {
-					ns = &Session{ID: s.ID, Key: s.Key, Root: s.Root, ProjectDir: s.ProjectDir, Project: s.Project,
-						Main: s.Main, Subagents: append([]*FileSummary(nil), s.Subagents...)}
-				}
-				if s.Main == f {
-					ns.Main = nf
-				}
-				for i, sf := range ns.Subagents {
-					if sf == f {
-						ns.Subagents[i] = nf
-					}
-				}
-			}
-		}
-		if ns != nil {
-			bySession[s] = ns
-		}
-	}
-	if len(bySession) == 0 {
-		return nil, false
 	}
 	for old, nf := range grown {
 		if old.SessionID != nf.SessionID {
 			return nil, false // a legacy agent file learned its session: regroup
 		}
 	}
-	isNew := map[*Session]bool{}
-	for old, ns := range bySession {
-		finishSession(ns)
-		if ns.Start != old.Start {
-			return nil, false
-		}
-		isNew[ns] = true
-	}
-	rs := append(make([]Response, 0, len(prev.Responses)+16), prev.Responses...)
-	added := map[uint64]int32{}
-	for i := range rs {
-		r := &rs[i]
-		if nf, ok := grown[r.File]; ok {
-			r.File = nf
-		}
-		if ns, ok := bySession[r.Session]; ok {
-			r.Session = ns
-		}
-	}
-	lookup := func(k uint64) (int32, bool) {
-		if i, ok := added[k]; ok {
-			return i, true
-		}
-		i, ok := index[k]
-		return i, ok
-	}
-	for old, nf := range grown {
+	// The new value of every session with a grown file.
+	next := map[*Session]*Session{}
+	for _, s := range prev.Sessions {
 		var ns *Session
-		for o, n := range bySession {
-			if o.Main == old || containsFile(o.Subagents, old) {
-				ns = n
+		for _, f := range s.Files() {
+			nf, ok := grown[f]
+			if !ok {
+				continue
+			}
+			if ns == nil {
+				ns = &Session{ID: s.ID, Key: s.Key, Root: s.Root, ProjectDir: s.ProjectDir, Project: s.Project,
+					Main: s.Main, Subagents: append([]*FileSummary(nil), s.Subagents...)}
+			}
+			if ns.Main == f {
+				ns.Main = nf
+			}
+			for i, sf := range ns.Subagents {
+				if sf == f {
+					ns.Subagents[i] = nf
+				}
 			}
 		}
 		if ns == nil {
+			continue
+		}
+		finishSession(ns)
+		if ns.Start != s.Start {
 			return nil, false
 		}
-		for i := range nf.Messages {
-			m := &nf.Messages[i]
-			if i < len(old.Messages) && old.Messages[i] == *m {
-				continue // unchanged
+		ns.responses = append(make([]Response, 0, len(s.responses)+8), s.responses...)
+		for i := range ns.responses {
+			r := &ns.responses[i]
+			r.Session = ns
+			if nf, ok := grown[r.File]; ok {
+				r.File = nf
 			}
-			if !m.Counts() {
-				continue
+			if r.key != 0 {
+				index[r.key] = respRef{ns, int32(i)}
 			}
-			if m.Key == 0 {
-				if i < len(old.Messages) {
-					return nil, false
-				}
-				rs = append(rs, Response{File: nf, Session: ns, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
-				continue
-			}
-			j, ok := lookup(m.Key)
+		}
+		next[s] = ns
+	}
+	for old, ns := range next {
+		for _, f := range old.Files() {
+			nf, ok := grown[f]
 			if !ok {
-				added[m.Key] = int32(len(rs))
-				rs = append(rs, Response{key: m.Key, File: nf, Session: ns, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
 				continue
 			}
-			r := &rs[j]
-			if r.Session != ns {
-				return nil, false // a copy of another session's message: let a full build decide
-			}
-			if !m.Sidechain && r.Sidechain {
-				r.Sidechain, r.File = false, nf
-			}
-			if m.Usage.Output >= r.Usage.Output {
-				r.Usage = m.Usage
-				if m.Model != "" {
-					r.Model = m.Model
+			for i := range nf.Messages {
+				m := &nf.Messages[i]
+				if i < len(f.Messages) && f.Messages[i] == *m {
+					continue // unchanged
 				}
+				if !m.Counts() {
+					continue
+				}
+				if m.Key == 0 {
+					if i < len(f.Messages) {
+						return nil, false
+					}
+					ns.responses = append(ns.responses, Response{File: nf, Session: ns, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+					continue
+				}
+				ref, ok := index[m.Key]
+				if !ok {
+					index[m.Key] = respRef{ns, int32(len(ns.responses))}
+					ns.responses = append(ns.responses, Response{key: m.Key, File: nf, Session: ns, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+					continue
+				}
+				if ref.s != ns {
+					return nil, false // a copy of another session's message: let a full build decide
+				}
+				mergeCopy(&ns.responses[ref.i], ns, nf, m)
 			}
 		}
+		ns.tally(prev.Pricing)
 	}
-	for i := range rs {
-		r := &rs[i]
-		if isNew[r.Session] {
-			r.Cost, r.Priced = prev.Pricing.Cost(r.Model, pricingUsage(r.Usage))
-			r.Session.Usage.addResponse(r)
-		}
-	}
-	snap := &Snapshot{Roots: prev.Roots, Pricing: prev.Pricing, cfg: prev.cfg, Responses: rs}
+	snap := &Snapshot{Roots: prev.Roots, Pricing: prev.Pricing, cfg: prev.cfg}
 	snap.Files = make([]*FileSummary, len(prev.Files))
 	for i, f := range prev.Files {
 		if nf, ok := grown[f]; ok {
@@ -132,23 +103,11 @@ func extendSnapshot(prev *Snapshot, index map[uint64]int32, grown map[*FileSumma
 	}
 	snap.Sessions = make([]*Session, len(prev.Sessions))
 	for i, s := range prev.Sessions {
-		if ns, ok := bySession[s]; ok {
+		if ns, ok := next[s]; ok {
 			s = ns
 		}
 		snap.Sessions[i] = s
 	}
 	sortByEnd(snap.Sessions)
-	for k, v := range added {
-		index[k] = v
-	}
 	return snap, true
-}
-
-func containsFile(fs []*FileSummary, f *FileSummary) bool {
-	for _, x := range fs {
-		if x == f {
-			return true
-		}
-	}
-	return false
 }

@@ -77,7 +77,7 @@ const textBlock = `{"type":"text","text":"hello"}`
 
 func totalOf(s *Snapshot) Usage {
 	var u Usage
-	for _, r := range s.Responses {
+	for r := range s.AllResponses() {
 		u.Add(r.Usage)
 	}
 	return u

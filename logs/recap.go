@@ -138,8 +138,7 @@ func (snap *Snapshot) Recap(s *Session) (*Recap, error) {
 		}
 	}
 	usageByFile := map[*FileSummary]*Tally{}
-	for i := range snap.Responses {
-		resp := &snap.Responses[i]
+	for resp := range snap.AllResponses() {
 		if resp.Session == s && resp.File != nil && resp.File.Kind != MainFile {
 			t := usageByFile[resp.File]
 			if t == nil {

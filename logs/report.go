@@ -95,8 +95,7 @@ func (snap *Snapshot) Report(q ReportQuery) Report {
 	repoOK := map[*Session]bool{}
 	modelOK := map[string]bool{}
 	var id strings.Builder
-	for i := range snap.Responses {
-		r := &snap.Responses[i]
+	for r := range snap.AllResponses() {
 		if !q.Range.Contains(r.Time) {
 			continue
 		}
@@ -190,8 +189,7 @@ type Pacing struct {
 func (snap *Snapshot) Pace(since int64) Pacing {
 	p := Pacing{ByModel: map[string]*Tally{}}
 	seen := map[*Session]int64{}
-	for i := range snap.Responses {
-		r := &snap.Responses[i]
+	for r := range snap.AllResponses() {
 		if r.Time < since {
 			continue
 		}
@@ -295,8 +293,7 @@ func (snap *Snapshot) computeCoverage() Coverage {
 		}
 	}
 	c.Projects = len(projects)
-	for i := range snap.Responses {
-		r := &snap.Responses[i]
+	for r := range snap.AllResponses() {
 		t := c.Models[r.Model]
 		if t == nil {
 			t = &Tally{}

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"iter"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -17,7 +18,6 @@ type Snapshot struct {
 	Roots     []RootInfo
 	Files     []*FileSummary
 	Sessions  []*Session // most recently active first
-	Responses []Response // every API response once, attributed to one session
 	Pricing   *pricing.Table
 	cfg       Config
 
@@ -48,7 +48,25 @@ type Session struct {
 	Unverified   bool
 	CostState    *CostState
 
-	Usage SessionUsage
+	Usage     SessionUsage
+	responses []Response // the API responses attributed to this session
+}
+
+// Responses are the API responses attributed to the session, each counted once
+// across the whole history.
+func (s *Session) Responses() []Response { return s.responses }
+
+// AllResponses iterates every API response of the history once.
+func (snap *Snapshot) AllResponses() iter.Seq[*Response] {
+	return func(yield func(*Response) bool) {
+		for _, s := range snap.Sessions {
+			for i := range s.responses {
+				if !yield(&s.responses[i]) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // Files returns the main file (if any) followed by the subagent files.
@@ -145,10 +163,16 @@ type Response struct {
 	Priced    bool
 }
 
+// respRef locates a keyed response: its owning session and position.
+type respRef struct {
+	s *Session
+	i int32
+}
+
 // buildSnapshot groups files into sessions and deduplicates every message id
-// across them. It returns the snapshot and the index of keyed responses
-// (message key -> position in Responses) that incremental updates extend.
-func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) (*Snapshot, map[uint64]int32) {
+// across them. It returns the snapshot and the index of keyed responses that
+// incremental updates extend.
+func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) (*Snapshot, map[uint64]respRef) {
 	snap := &Snapshot{Roots: roots, Pricing: cfg.Pricing, cfg: cfg}
 	bySession := map[string]*Session{}
 	var order []*FileSummary
@@ -185,41 +209,54 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 	for _, f := range order {
 		n += len(f.Messages)
 	}
-	index := make(map[uint64]int32, n)
-	snap.Responses = make([]Response, 0, n)
+	index := make(map[uint64]respRef, n)
 	for _, s := range snap.Sessions {
 		for _, f := range s.Files() {
 			for i := range f.Messages {
-				snap.Responses = claimMessage(snap.Responses, index, s, f, &f.Messages[i])
+				claimMessage(index, s, f, &f.Messages[i])
 			}
 		}
 	}
-	for i := range snap.Responses {
-		r := &snap.Responses[i]
-		r.Cost, r.Priced = cfg.Pricing.Cost(r.Model, pricingUsage(r.Usage))
-		r.Session.Usage.addResponse(r)
+	for _, s := range snap.Sessions {
+		s.tally(cfg.Pricing)
 	}
 	sortByEnd(snap.Sessions)
 	return snap, index
+}
+
+// tally prices the session's responses and sums its usage.
+func (s *Session) tally(p *pricing.Table) {
+	s.Usage = SessionUsage{}
+	for i := range s.responses {
+		r := &s.responses[i]
+		r.Cost, r.Priced = p.Cost(r.Model, pricingUsage(r.Usage))
+		s.Usage.addResponse(r)
+	}
 }
 
 // claimMessage folds one message of file f (session s) into the responses: a
 // new id becomes a response of s; a known one keeps its owner (the session
 // that started first, on its main thread when any copy there is) and takes
 // the usage of the copy with the largest output_tokens.
-func claimMessage(rs []Response, index map[uint64]int32, s *Session, f *FileSummary, m *Message) []Response {
+func claimMessage(index map[uint64]respRef, s *Session, f *FileSummary, m *Message) {
 	if !m.Counts() {
-		return rs
+		return
 	}
 	if m.Key == 0 {
-		return append(rs, Response{File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+		s.responses = append(s.responses, Response{File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+		return
 	}
-	i, ok := index[m.Key]
+	ref, ok := index[m.Key]
 	if !ok {
-		index[m.Key] = int32(len(rs))
-		return append(rs, Response{key: m.Key, File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+		index[m.Key] = respRef{s, int32(len(s.responses))}
+		s.responses = append(s.responses, Response{key: m.Key, File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+		return
 	}
-	r := &rs[i]
+	mergeCopy(&ref.s.responses[ref.i], s, f, m)
+}
+
+// mergeCopy folds another copy of a known message into its response.
+func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message) {
 	if r.Session == s && !m.Sidechain && r.Sidechain {
 		r.Sidechain, r.File = false, f
 	}
@@ -229,7 +266,6 @@ func claimMessage(rs []Response, index map[uint64]int32, s *Session, f *FileSumm
 			r.Model = m.Model
 		}
 	}
-	return rs
 }
 
 // add sums one response into the session's tallies.

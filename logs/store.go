@@ -31,7 +31,7 @@ type Store struct {
 	dirs  *dirCache
 	files map[string]*FileSummary
 	snap  *Snapshot
-	index map[uint64]int32 // message key -> position in snap.Responses
+	index map[uint64]respRef // message key -> its response in snap
 
 	fullBuilds, extensions int // how snapshots were made (tests and benchmarks read them)
 }

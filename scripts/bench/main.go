@@ -341,6 +341,9 @@ type warmServer struct {
 	cancel context.CancelFunc
 	live   string // a session file that gets lines appended
 	n      int
+
+	liveSize  int64 // restored on close, so the corpus stays equal to its ground truth
+	liveMtime time.Time
 }
 
 func newWarmServer(bin string, env []string, root string) (*warmServer, error) {
@@ -366,6 +369,9 @@ func newWarmServer(bin string, env []string, root string) (*warmServer, error) {
 		if st, err := os.Stat(p); err == nil && st.ModTime().After(newest) {
 			newest, w.live = st.ModTime(), p
 		}
+	}
+	if st, err := os.Stat(w.live); err == nil {
+		w.liveSize, w.liveMtime = st.Size(), st.ModTime()
 	}
 	// The first call pays for the first scan.
 	if _, _, err := srv.Call(ctx, "coverage_stats", map[string]any{}); err != nil {
@@ -419,6 +425,10 @@ func (w *warmServer) peakRSS() int64 {
 func (w *warmServer) close() {
 	w.srv.Close()
 	w.cancel()
+	if w.live != "" && w.n > 0 {
+		os.Truncate(w.live, w.liveSize)
+		os.Chtimes(w.live, w.liveMtime, w.liveMtime)
+	}
 }
 
 func median(ds []time.Duration) time.Duration {
