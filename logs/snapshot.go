@@ -15,11 +15,11 @@ import (
 // file summary grouped into sessions, with usage deduplicated across files.
 // Tools read it concurrently; nothing in it is mutated after buildSnapshot.
 type Snapshot struct {
-	Roots     []RootInfo
-	Files     []*FileSummary
-	Sessions  []*Session // most recently active first
-	Pricing   *pricing.Table
-	cfg       Config
+	Roots    []RootInfo
+	Files    []*FileSummary
+	Sessions []*Session // most recently active first
+	Pricing  *pricing.Table
+	cfg      Config
 
 	coverageOnce sync.Once
 	coverage     Coverage // computed on first use; see Coverage
