@@ -73,12 +73,19 @@ type lineHook func(f *FileSummary, line []byte, l *rawLine)
 func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) (*Snapshot, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	first := s.snap == nil
-	if !first {
-		hook = nil
-	}
 
 	found, roots := s.dirs.discover(s.cfg.Roots)
+	// The hook runs only when every file is read from its start.
+	allFresh := true
+	for _, d := range found {
+		if s.files[d.path] != nil {
+			allFresh = false
+			break
+		}
+	}
+	if !allFresh {
+		hook = nil
+	}
 	var work []*FileSummary
 	next := make(map[string]*FileSummary, len(found))
 	changed := len(found) != len(s.files)
@@ -119,7 +126,7 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	s.fullBuilds++
 	s.files = next
 	s.snap, s.index = buildSnapshot(s.cfg, next, roots)
-	return s.snap, first && hook != nil, nil
+	return s.snap, hook != nil, nil
 }
 
 func rootsEqual(a, b []RootInfo) bool {

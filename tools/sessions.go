@@ -42,7 +42,7 @@ type ListSessionsOut struct {
 	Truncated    bool          `json:"truncated"`
 	LogRoot      string        `json:"log_root"`
 	LogRootNote  string        `json:"log_root_note,omitempty" jsonschema:"set when no configured log root exists"`
-	CoverageFrom string        `json:"coverage_from" jsonschema:"oldest activity still on disk"`
+	CoverageFrom string        `json:"coverage_from" jsonschema:"oldest activity still on disk; empty when a cold server answered from the newest files alone (ask again once it has read the history)"`
 	CostBasis    string        `json:"cost_basis"`
 }
 
@@ -54,6 +54,22 @@ func ListRecentSessions(d Deps) Spec {
 			"Use it first to find a session id for tail_agent_log, summarize_tool_calls or session_recap."+dataNotice,
 		[]bound{intBound[ListSessionsArgs]("limit", 1, 200, 20, func(a *ListSessionsArgs) *int { return a.Limit })},
 		func(ctx context.Context, a ListSessionsArgs) (ListSessionsOut, error) {
+			limit := intOr(a.Limit, 20)
+			if a.Since == "" && a.Until == "" {
+				// A cold store answers from the newest files alone.
+				res, ok, err := d.Store.Recent(ctx, limit, a.Repo)
+				if err != nil {
+					return ListSessionsOut{}, err
+				}
+				if ok {
+					out := ListSessionsOut{Sessions: []SessionItem{}, LogRoot: rootsString(res.Snapshot), LogRootNote: rootNote(res.Snapshot),
+						CostBasis: pricing.CostBasis, TotalMatched: res.Total, Truncated: res.Total > len(res.Sessions)}
+					for _, s := range res.Sessions {
+						out.Sessions = append(out.Sessions, sessionItem(res.Snapshot, s))
+					}
+					return out, nil
+				}
+			}
 			snap, err := d.snapshot(ctx)
 			if err != nil {
 				return ListSessionsOut{}, err
@@ -63,7 +79,6 @@ func ListRecentSessions(d Deps) Spec {
 			if err != nil {
 				return ListSessionsOut{}, err
 			}
-			limit := intOr(a.Limit, 20)
 			out := ListSessionsOut{Sessions: []SessionItem{}, LogRoot: rootsString(snap), LogRootNote: rootNote(snap),
 				CoverageFrom: rfcTime(snap.CoverageFrom()), CostBasis: pricing.CostBasis}
 			for _, s := range snap.Sessions {
