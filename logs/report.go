@@ -66,8 +66,27 @@ func MatchRepo(s *Session, repo string) bool {
 	return strings.Contains(strings.ToLower(s.Repo), r) || strings.Contains(strings.ToLower(s.Cwd), r)
 }
 
-// Report rolls up the deduplicated responses.
+// Report rolls up the deduplicated responses. A snapshot never changes, so
+// its reports are kept: the same question asked again costs a lookup.
 func (snap *Snapshot) Report(q ReportQuery) Report {
+	key := fmt.Sprintf("%q|%d|%d|%q|%q", q.GroupBy, q.Range.Since, q.Range.Until, q.Repo, q.Model)
+	snap.memoMu.Lock()
+	rep, ok := snap.reports[key]
+	snap.memoMu.Unlock()
+	if ok {
+		return rep
+	}
+	rep = snap.report(q)
+	snap.memoMu.Lock()
+	if snap.reports == nil || len(snap.reports) >= 64 {
+		snap.reports = map[string]Report{}
+	}
+	snap.reports[key] = rep
+	snap.memoMu.Unlock()
+	return rep
+}
+
+func (snap *Snapshot) report(q ReportQuery) Report {
 	loc := snap.cfg.Location
 	type group struct {
 		keys     map[string]string

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -56,6 +57,7 @@ type SearchResult struct {
 type matcher struct {
 	re     *regexp.Regexp
 	needle []byte // lower-case literal for the pre-check; nil when none is safe
+	anchor int    // position in needle the pre-check looks for first
 	lower  string
 }
 
@@ -74,15 +76,18 @@ func CompileSearch(pattern string, regex bool) (*matcher, error) {
 			return nil, InvalidArgument("query", "query is not a valid RE2 regular expression: %v", err)
 		}
 		m.re = re
-		if lit, _ := re.LiteralPrefix(); len(lit) >= 3 && jsonSafe(lit) {
+		if lit, _ := re.LiteralPrefix(); len(lit) >= 3 && jsonSafe(lit) && foldSafe(lit) {
 			// A case-sensitive prefix, still checked case-insensitively: harmless.
 			m.needle = []byte(strings.ToLower(lit))
 		}
-		return m, nil
+	} else {
+		m.lower = strings.ToLower(pattern)
+		if jsonSafe(pattern) && foldSafe(pattern) {
+			m.needle = []byte(m.lower)
+		}
 	}
-	m.lower = strings.ToLower(pattern)
-	if jsonSafe(pattern) {
-		m.needle = []byte(m.lower)
+	if m.needle != nil {
+		m.anchor = anchorOf(m.needle)
 	}
 	return m, nil
 }
@@ -97,6 +102,17 @@ func jsonSafe(s string) bool {
 		}
 	}
 	return utf8.ValidString(s)
+}
+
+// foldSafe: every letter of s is ASCII or has no case, so comparing bytes with
+// ASCII case folding finds every case-insensitive occurrence.
+func foldSafe(s string) bool {
+	for _, r := range s {
+		if r >= 0x80 && (unicode.ToLower(r) != r || unicode.ToUpper(r) != r) {
+			return false
+		}
+	}
+	return true
 }
 
 // find returns the byte offset and length of the first match in s, or -1.
@@ -158,17 +174,75 @@ func asciiEqualFold(a, lower string) bool {
 }
 
 // lineMayMatch is the byte pre-check: true when the raw line could hold a hit.
+// It looks for the needle's rarest byte (in either case) and compares the
+// needle around each occurrence, without copying the line.
 func (m *matcher) lineMayMatch(line, scratch []byte) ([]byte, bool) {
 	if m.needle == nil {
 		return scratch, true
 	}
-	scratch = append(scratch[:0], line...)
-	for i, c := range scratch {
-		if c >= 'A' && c <= 'Z' {
-			scratch[i] = c + 'a' - 'A'
+	return scratch, containsFoldASCII(line, m.needle, m.anchor)
+}
+
+// anchorOf picks the position of the needle byte least likely to occur in
+// transcripts, so the pre-check stops at few places.
+func anchorOf(needle []byte) int {
+	const common = "etaoinsrhldcumfpgwybvkxjqz" // most to least frequent letters
+	best, bestRank := 0, 1000
+	for i, c := range needle {
+		rank := 40 // punctuation and digits: rare in prose
+		switch {
+		case c >= 'a' && c <= 'z':
+			rank = 25 - strings.IndexByte(common, c) // rare letters rank low
+		case c == ' ' || c == '"' || c == ':' || c == ',':
+			rank = 100
+		case c >= '0' && c <= '9':
+			rank = 30
+		}
+		if rank < bestRank {
+			best, bestRank = i, rank
 		}
 	}
-	return scratch, bytes.Contains(scratch, m.needle)
+	return best
+}
+
+func containsFoldASCII(line, needle []byte, anchor int) bool {
+	a := needle[anchor]
+	lo, up := a, a
+	if a >= 'a' && a <= 'z' {
+		up = a - 'a' + 'A'
+	}
+	n := len(needle)
+	for from := anchor; from < len(line); {
+		rest := line[from:]
+		i := bytes.IndexByte(rest, lo)
+		if up != lo {
+			if j := bytes.IndexByte(rest, up); j >= 0 && (i < 0 || j < i) {
+				i = j
+			}
+		}
+		if i < 0 {
+			return false
+		}
+		pos := from + i - anchor // where the needle would start
+		if pos+n <= len(line) && asciiEqualFoldBytes(line[pos:pos+n], needle) {
+			return true
+		}
+		from += i + 1
+	}
+	return false
+}
+
+func asciiEqualFoldBytes(a, lower []byte) bool {
+	for i := 0; i < len(a); i++ {
+		c := a[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
 var persistedMarker = []byte("<persisted-output>")

@@ -65,3 +65,18 @@ func TestSearchWhileReadingMatchesSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestContainsFoldASCII checks the search pre-check against lower-casing.
+func TestContainsFoldASCII(t *testing.T) {
+	lines := []string{"", "a", "Hello World", `{"text":"XYLOPHONE-quasar here"}`, "xylophone-quasa", "quasar xylophone-QUASAR",
+		"eeeeeeeeeeeeeeeeeeeee-quasar", "zz-ZZ-zz", "Error: exit code 1", "the end"}
+	needles := []string{"xylophone-quasar", "quasar", "e", "zz-z", "exit code", "the", "d", "-", "1"}
+	for _, l := range lines {
+		for _, n := range needles {
+			want := strings.Contains(strings.ToLower(l), n)
+			if got := containsFoldASCII([]byte(l), []byte(n), anchorOf([]byte(n))); got != want {
+				t.Errorf("containsFoldASCII(%q, %q) = %v, want %v", l, n, got, want)
+			}
+		}
+	}
+}

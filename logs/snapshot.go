@@ -23,6 +23,9 @@ type Snapshot struct {
 
 	coverageOnce sync.Once
 	coverage     Coverage // computed on first use; see Coverage
+
+	memoMu  sync.Mutex
+	reports map[string]Report // see Report
 }
 
 // Session is a trunk session id with its subagent files.

@@ -173,9 +173,9 @@ func run(size, dir string, rounds int, ccusage string, strict bool) error {
 	}
 	defer warm.close()
 	ms = append(ms,
-		&measure{name: "warm: usage_report again", target: 20 * time.Millisecond, run: warm.call("usage_report", map[string]any{"group_by": "day"})},
-		&measure{name: "warm: coverage_stats again", target: 20 * time.Millisecond, run: warm.call("coverage_stats", map[string]any{})},
-		&measure{name: "warm: list_recent_sessions again", target: 20 * time.Millisecond, run: warm.call("list_recent_sessions", map[string]any{"limit": 20})},
+		&measure{name: "warm: usage_report again", target: 20 * time.Millisecond, run: warm.again("usage_report", map[string]any{"group_by": "day"})},
+		&measure{name: "warm: coverage_stats again", target: 20 * time.Millisecond, run: warm.again("coverage_stats", map[string]any{})},
+		&measure{name: "warm: list_recent_sessions again", target: 20 * time.Millisecond, run: warm.again("list_recent_sessions", map[string]any{"limit": 20})},
 		&measure{name: "warm: usage_report after a line is appended", target: 20 * time.Millisecond, run: warm.appendThen("usage_report", map[string]any{"group_by": "day"})},
 		&measure{name: "warm: list_recent_sessions after an append", target: 20 * time.Millisecond, run: warm.appendThen("list_recent_sessions", map[string]any{"limit": 20})},
 		&measure{name: "warm: search_transcripts (rare word)", target: 1500 * time.Millisecond, run: warm.call("search_transcripts", map[string]any{"query": tr.RareWord.Word})},
@@ -378,6 +378,17 @@ func newWarmServer(bin string, env []string, root string) (*warmServer, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// again asks once untimed (so the server has caught up with the disk), then
+// times the same question asked again with nothing changed.
+func (w *warmServer) again(tool string, args map[string]any) func() (time.Duration, int64, error) {
+	return func() (time.Duration, int64, error) {
+		if _, _, err := w.call(tool, args)(); err != nil {
+			return 0, 0, err
+		}
+		return w.call(tool, args)()
+	}
 }
 
 func (w *warmServer) call(tool string, args map[string]any) func() (time.Duration, int64, error) {
