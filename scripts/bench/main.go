@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/agent-activity/agent-activity/internal/stdiotest"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 type measure struct {
@@ -391,14 +392,19 @@ func (w *warmServer) again(tool string, args map[string]any) func() (time.Durati
 	}
 }
 
+// call times one tools/call round trip as a client sees it (the answer's
+// checks that stdiotest.Call adds are not part of the server's time).
 func (w *warmServer) call(tool string, args map[string]any) func() (time.Duration, int64, error) {
 	return func() (time.Duration, int64, error) {
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = tool, args
 		start := time.Now()
-		_, isErr, err := w.srv.Call(w.ctx, tool, args)
-		if err == nil && isErr {
+		res, err := w.srv.Client.CallTool(w.ctx, req)
+		d := time.Since(start)
+		if err == nil && res.IsError {
 			err = fmt.Errorf("error result")
 		}
-		return time.Since(start), 0, err
+		return d, 0, err
 	}
 }
 

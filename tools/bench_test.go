@@ -1,0 +1,50 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/agent-activity/agent-activity/logs"
+	"github.com/agent-activity/agent-activity/pricing"
+)
+
+// BenchmarkToolsWarm measures each tool asked again on a warm store, without
+// the MCP round trip (AGENT_ACTIVITY_BENCH_ROOT selects the corpus).
+func BenchmarkToolsWarm(b *testing.B) {
+	root := os.Getenv("AGENT_ACTIVITY_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set AGENT_ACTIVITY_BENCH_ROOT to a log root")
+	}
+	raw, _ := os.ReadFile("../pricing.json")
+	pt, _ := pricing.Load(raw, nil, "")
+	st := logs.NewStore(logs.Config{Roots: []string{root}, Now: time.Now, Pricing: pt})
+	if _, err := st.Snapshot(context.Background(), nil); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ tool, args string }{
+		{"list_recent_sessions", `{"limit":20}`},
+		{"usage_report", `{"group_by":"day"}`},
+		{"coverage_stats", `{}`},
+	} {
+		var spec Spec
+		for _, s := range All(Deps{Store: st}) {
+			if s.Tool.Name == c.tool {
+				spec = s
+			}
+		}
+		b.Run(c.tool, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				out, err := spec.Call(context.Background(), []byte(c.args))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := json.Marshal(out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
