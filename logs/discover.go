@@ -48,6 +48,7 @@ type dirCache struct {
 	dirs  map[string]dirListing
 	metas map[string]rawAgentMeta
 	seen  map[string]bool     // folders visited in the current pass
+	found []discovered        // the last pass's result, reused as the next one's buffer
 	inode map[fileID]struct{} // folders and files visited in this pass: breaks symlink loops and duplicates
 }
 
@@ -94,16 +95,16 @@ func newDirCache() *dirCache {
 }
 
 func (c *dirCache) readDir(dir string) []listed {
-	st, err := os.Stat(dir)
-	if err != nil {
+	var st syscall.Stat_t
+	if err := syscall.Stat(dir, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
 		delete(c.dirs, dir)
 		return nil
 	}
-	if !c.firstVisit(st) {
+	if !c.firstVisitID(fileID{uint64(st.Dev), st.Ino}) {
 		return nil // reached again through a symlink: a loop or a duplicate
 	}
 	c.seen[dir] = true
-	mt := st.ModTime().UnixNano()
+	mt := st.Mtim.Nano()
 	if l, ok := c.dirs[dir]; ok && l.mtime == mt {
 		return l.entries
 	}
@@ -152,10 +153,14 @@ func (c *dirCache) meta(path, real string) (rawAgentMeta, bool) {
 // discover lists every transcript file under the roots. Unreadable folders and
 // anything that is not a transcript are skipped: discovery never fails.
 func (c *dirCache) discover(roots []string) ([]discovered, []RootInfo) {
-	c.seen = map[string]bool{}
-	c.inode = map[fileID]struct{}{}
+	if c.seen == nil {
+		c.seen, c.inode = map[string]bool{}, map[fileID]struct{}{}
+	}
+	clear(c.seen)
+	clear(c.inode)
 	defer c.prune()
-	var out []discovered
+	out := c.found[:0]
+	defer func() { c.found = out[:0] }()
 	infos := make([]RootInfo, 0, len(roots))
 	for _, root := range roots {
 		real, err := filepath.EvalSymlinks(root)

@@ -508,3 +508,27 @@ func TestPathMatcher(t *testing.T) {
 		}
 	}
 }
+
+func TestUsageReportRangeInsideQuarterHour(t *testing.T) {
+	lines := asst(sidA, "a1", "2026-11-26T10:05:00.000Z", "msg_1", "m", textBlock, 100, 0, 0, 0, "") +
+		asst(sidA, "a2", "2026-11-26T10:10:00.000Z", "msg_2", "m", textBlock, 10, 0, 0, 0, "") +
+		asst(sidA, "a3", "2026-11-26T10:20:00.000Z", "msg_3", "m", textBlock, 1, 0, 0, 0, "")
+	sn := snap(t, writeTree(t, map[string]string{"p/" + sidA + ".jsonl": lines}, old))
+	for _, c := range []struct {
+		since, until string
+		want         int64
+	}{
+		{"2026-11-26T10:07:00Z", "", 11},
+		{"2026-11-26T10:05:00Z", "2026-11-26T10:10:00Z", 100},
+		{"2026-11-26T10:05:00.001Z", "2026-11-26T10:20:00.001Z", 11},
+		{"", "2026-11-26T10:15:00Z", 110},
+	} {
+		tr, err := ParseTimeRange(c.since, c.until, testNow, time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sn.Report(ReportQuery{GroupBy: []string{"day"}, Range: tr}).Totals.Input; got != c.want {
+			t.Errorf("[%s, %s): input %d, want %d", c.since, c.until, got, c.want)
+		}
+	}
+}

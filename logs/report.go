@@ -97,69 +97,76 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 	all := map[*Session]struct{}{}
 	var rep Report
 	model := strings.ToLower(q.Model)
-	// Calendar keys change at most every 15 minutes (zone offsets are whole
-	// quarter hours), so each is formatted once per quarter hour, not per response.
+	// Calendar keys are formatted once per quarter hour, not per response.
 	calendar := map[int64][3]string{}
-	calKeys := func(ms int64) [3]string {
-		q := ms / (15 * 60 * 1000)
-		if k, ok := calendar[q]; ok {
+	calKeys := func(quarter int64) [3]string {
+		if k, ok := calendar[quarter]; ok {
 			return k
 		}
-		t := time.UnixMilli(ms).In(loc)
+		t := time.UnixMilli(quarter * quarterMs).In(loc)
 		y, w := t.ISOWeek()
 		k := [3]string{t.Format("2006-01-02"), fmt.Sprintf("%04d-W%02d", y, w), t.Format("2006-01")}
-		calendar[q] = k
+		calendar[quarter] = k
 		return k
 	}
-	repoOK := map[*Session]bool{}
 	modelOK := map[string]bool{}
-	var id strings.Builder
-	for r := range snap.AllResponses() {
-		if !q.Range.Contains(r.Time) {
-			continue
-		}
-		if q.Repo != "" {
-			ok, seen := repoOK[r.Session]
-			if !seen {
-				ok = MatchRepo(r.Session, q.Repo)
-				repoOK[r.Session] = ok
-			}
-			if !ok {
-				continue
-			}
-		}
-		if model != "" {
-			ok, seen := modelOK[r.Model]
-			if !seen {
-				ok = strings.Contains(strings.ToLower(r.Model), model)
-				modelOK[r.Model] = ok
-			}
-			if !ok {
-				continue
-			}
-		}
-		id.Reset()
+	var id []byte
+	add := func(s *Session, quarter int64, m string, u Tally) {
 		var vals [2]string
+		id = id[:0]
 		for j, k := range q.GroupBy {
-			vals[j] = groupValue(k, r, calKeys)
+			vals[j] = groupValue(k, s, quarter, m, calKeys)
 			if j > 0 {
-				id.WriteByte(0)
+				id = append(id, 0)
 			}
-			id.WriteString(vals[j])
+			id = append(id, vals[j]...)
 		}
-		g := groups[id.String()]
+		g := groups[string(id)]
 		if g == nil {
 			keys := make(map[string]string, len(q.GroupBy))
 			for j, k := range q.GroupBy {
 				keys[k] = vals[j]
 			}
 			g = &group{keys: keys, sessions: map[*Session]struct{}{}}
-			groups[id.String()] = g
+			groups[string(id)] = g
 		}
-		g.sessions[r.Session] = struct{}{}
-		g.usage.addResponse(r)
-		all[r.Session] = struct{}{}
-		rep.Totals.addResponse(r)
+		g.sessions[s] = struct{}{}
+		g.usage.Merge(u)
+		all[s] = struct{}{}
+		rep.Totals.Merge(u)
+	}
+	for _, s := range snap.Sessions {
+		if q.Repo != "" && !MatchRepo(s, q.Repo) {
+			continue
+		}
+		for bi := range s.buckets {
+			b := &s.buckets[bi]
+			if model != "" {
+				ok, seen := modelOK[b.model]
+				if !seen {
+					ok = strings.Contains(strings.ToLower(b.model), model)
+					modelOK[b.model] = ok
+				}
+				if !ok {
+					continue
+				}
+			}
+			lo, hi := b.quarter*quarterMs, (b.quarter+1)*quarterMs
+			switch {
+			case q.Range.Contains(lo) && q.Range.Contains(hi-1):
+				add(s, b.quarter, b.model, b.usage)
+			case q.Range.Overlaps(lo, hi-1):
+				// The range cuts this quarter hour: take its responses one by one.
+				for ri := range s.responses {
+					r := &s.responses[ri]
+					if r.Time/quarterMs == b.quarter && r.Model == b.model && q.Range.Contains(r.Time) {
+						var t Tally
+						t.addResponse(r)
+						add(s, b.quarter, b.model, t)
+					}
+				}
+			}
+		}
 	}
 	ids := make([]string, 0, len(groups))
 	for id := range groups {
@@ -174,26 +181,27 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 	return rep
 }
 
-func groupValue(key string, r *Response, cal func(int64) [3]string) string {
+func groupValue(key string, s *Session, quarter int64, model string, cal func(int64) [3]string) string {
 	switch key {
 	case "day":
-		return cal(r.Time)[0]
+		return cal(quarter)[0]
 	case "week":
-		return cal(r.Time)[1]
+		return cal(quarter)[1]
 	case "month":
-		return cal(r.Time)[2]
+		return cal(quarter)[2]
 	case "session":
-		return r.Session.ID
+		return s.ID
 	case "model":
-		if r.Model == "" {
+		if model == "" {
 			return "(unknown)"
 		}
-		return r.Model
+		return model
 	case "repo":
-		return r.Session.Repo
+		return s.Repo
 	}
 	return ""
 }
+
 
 // Pacing is the usage of a recent window.
 type Pacing struct {

@@ -53,6 +53,7 @@ type Session struct {
 
 	Usage     SessionUsage
 	responses []Response // the API responses attributed to this session
+	buckets   []bucket   // responses summed by quarter hour and model
 }
 
 // Responses are the API responses attributed to the session, each counted once
@@ -230,11 +231,37 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 // tally prices the session's responses and sums its usage.
 func (s *Session) tally(p *pricing.Table) {
 	s.Usage = SessionUsage{}
+	s.buckets = s.buckets[:0]
+	idx := map[bucketKey]int{}
 	for i := range s.responses {
 		r := &s.responses[i]
 		r.Cost, r.Priced = p.Cost(r.Model, pricingUsage(r.Usage))
 		s.Usage.addResponse(r)
+		k := bucketKey{r.Time / quarterMs, r.Model}
+		j, ok := idx[k]
+		if !ok {
+			j = len(s.buckets)
+			idx[k] = j
+			s.buckets = append(s.buckets, bucket{bucketKey: k})
+		}
+		s.buckets[j].usage.addResponse(r)
 	}
+}
+
+// quarterMs is the width of a usage bucket. Time zones are offset from UTC by
+// whole quarter hours, so a bucket never straddles a local midnight.
+const quarterMs = 15 * 60 * 1000
+
+type bucketKey struct {
+	quarter int64 // unix ms / quarterMs
+	model   string
+}
+
+// bucket is a session's usage in one quarter hour for one model: reports
+// add up buckets instead of single responses.
+type bucket struct {
+	bucketKey
+	usage Tally
 }
 
 // claimMessage folds one message of file f (session s) into the responses: a

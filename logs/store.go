@@ -86,6 +86,9 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	if !allFresh {
 		hook = nil
 	}
+	if s.snap != nil && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) && unchanged(found, s.files) {
+		return s.snap, false, nil // the common case, answered without allocating
+	}
 	var work []*FileSummary
 	next := make(map[string]*FileSummary, len(found))
 	changed := len(found) != len(s.files)
@@ -127,6 +130,18 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	s.files = next
 	s.snap, s.index = buildSnapshot(s.cfg, next, roots)
 	return s.snap, hook != nil, nil
+}
+
+// unchanged reports whether every found file is known with the same size,
+// mtime and inode.
+func unchanged(found []discovered, files map[string]*FileSummary) bool {
+	for _, d := range found {
+		old := files[d.path]
+		if old == nil || old.Size != d.info.size || !old.ModTime.Equal(d.info.mtime) || old.inode != d.info.ino {
+			return false
+		}
+	}
+	return true
 }
 
 func rootsEqual(a, b []RootInfo) bool {
