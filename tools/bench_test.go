@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -46,5 +47,39 @@ func BenchmarkToolsWarm(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkListAfterAppend measures list_recent_sessions after one line is
+// appended to the newest session, in process.
+func BenchmarkListAfterAppend(b *testing.B) {
+	root := os.Getenv("AGENT_ACTIVITY_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set AGENT_ACTIVITY_BENCH_ROOT to a log root")
+	}
+	raw, _ := os.ReadFile("../pricing.json")
+	pt, _ := pricing.Load(raw, nil, "")
+	st := logs.NewStore(logs.Config{Roots: []string{root}, Now: time.Now, Pricing: pt})
+	snap, err := st.Snapshot(context.Background(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := snap.Sessions[0].Main.Path
+	info, _ := os.Stat(path)
+	defer func() {
+		os.Truncate(path, info.Size())
+		os.Chtimes(path, info.ModTime(), info.ModTime())
+	}()
+	spec := ListRecentSessions(Deps{Store: st})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(`{"type":"assistant","sessionId":"x","uuid":"b","timestamp":"2026-11-29T23:59:59.000Z","message":{"id":"msg_lb_` + strconv.Itoa(i) + `","model":"claude-opus-4-5","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}` + "\n")
+		f.Close()
+		out, err := spec.Call(context.Background(), []byte(`{"limit":20}`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		json.Marshal(out)
 	}
 }
