@@ -202,7 +202,6 @@ func groupValue(key string, s *Session, quarter int64, model string, cal func(in
 	return ""
 }
 
-
 // Pacing is the usage of a recent window.
 type Pacing struct {
 	Usage    Tally
