@@ -72,23 +72,13 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 				if !m.Counts() {
 					continue
 				}
-				if m.Key == 0 {
-					if i < len(f.Messages) {
-						return nil, false
-					}
-					ns.responses = append(ns.responses, Response{File: nf, Session: ns, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
-					continue
+				if m.Key == 0 && i < len(f.Messages) {
+					return nil, false // an unkeyed message changed: nothing to match it by
 				}
-				ref, ok := index[m.Key]
-				if !ok {
-					index[m.Key] = respRef{ns, int32(len(ns.responses))}
-					ns.responses = append(ns.responses, Response{key: m.Key, File: nf, Session: ns, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
-					continue
-				}
-				if ref.s != ns {
+				if ref, ok := index[m.Key]; ok && m.Key != 0 && ref.s != ns {
 					return nil, false // a copy of another session's message: let a full build decide
 				}
-				mergeCopy(&ns.responses[ref.i], ns, nf, m)
+				claimMessage(index, ns, nf, m)
 			}
 		}
 		ns.tally(prev.Pricing)
