@@ -24,8 +24,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-const memoryLimit = 100 << 20
-
 //go:embed pricing.json
 var builtinPricing []byte
 
@@ -52,11 +50,6 @@ Environment:
 `
 
 func main() {
-	// A soft ceiling on the Go heap keeps peak RSS flat on large histories: the
-	// collector works harder near it instead of letting the heap double.
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now)
 	stop()
