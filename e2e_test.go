@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -390,5 +391,33 @@ func TestE2EMidnightInLosAngeles(t *testing.T) {
 	if ur["timezone"] != "America/Los_Angeles" || len(rows) != 1 || rows[0].(map[string]any)["day"] != "2026-11-25" ||
 		num(rows[0].(map[string]any)["usage"].(map[string]any)["cost"]) != "0.03327" {
 		t.Errorf("usage_report LA days: %v", ur)
+	}
+}
+
+// TestE2EProgress: a client that asks for progress gets notifications for a
+// scan, before the result.
+func TestE2EProgress(t *testing.T) {
+	e := startE2E(t, fixtureRoot(t))
+	var mu sync.Mutex
+	got := 0
+	e.srv.Client.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			mu.Lock()
+			got++
+			mu.Unlock()
+		}
+	})
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "coverage_stats"
+	req.Params.Arguments = map[string]any{}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "p1"}
+	res, err := e.srv.Client.CallTool(e.ctx, req)
+	if err != nil || res.IsError {
+		t.Fatalf("coverage_stats: %v %v", err, res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got == 0 {
+		t.Fatal("no progress notification arrived before the result")
 	}
 }

@@ -47,6 +47,7 @@ func (s Spec) Handler() server.ToolHandlerFunc {
 			ctx = withProgress(ctx, req.Params.Meta.ProgressToken)
 		}
 		out, err := s.Call(ctx, raw)
+		flushProgress(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
