@@ -12,58 +12,65 @@ import (
 
 type progressKey struct{}
 
-func withProgress(ctx context.Context, token mcp.ProgressToken) context.Context {
-	return context.WithValue(ctx, progressKey{}, token)
+// progressState is one request's progress token and what was last reported
+// for it (progress must only grow).
+type progressState struct {
+	token mcp.ProgressToken
+	mu    sync.Mutex
+	last  int
+	sent  time.Time
 }
 
-// flushProgress waits (briefly) until queued notifications have been taken
-// by mcp-go's writer, so progress reaches the client before the result: mcp-go
-// writes notifications from a separate goroutine, with no ordering against
-// responses.
-func flushProgress(ctx context.Context) {
-	token, ok := ctx.Value(progressKey{}).(mcp.ProgressToken)
-	if !ok {
-		return
-	}
-	sess := server.ClientSessionFromContext(ctx)
+func withProgress(ctx context.Context, token mcp.ProgressToken) context.Context {
+	return context.WithValue(ctx, progressKey{}, &progressState{token: token})
+}
+
+func (p *progressState) send(ctx context.Context, done, total int, msg string) {
 	srv := server.ServerFromContext(ctx)
-	if sess == nil || srv == nil {
+	if srv == nil {
 		return
 	}
-	// Every request that asked for progress hears at least that it is done.
 	_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-		"progressToken": token, "progress": 1, "total": 1, "message": "done",
+		"progressToken": p.token, "progress": done, "total": total, "message": msg,
 	})
+	p.last, p.sent = done, time.Now()
+}
+
+// progressFrom returns a reporter that sends MCP progress notifications for
+// the request in ctx, throttled, or nil when the client did not ask. Progress
+// is best effort: mcp-go may drop a notification when its queue is full.
+func progressFrom(ctx context.Context) logs.Progress {
+	p, ok := ctx.Value(progressKey{}).(*progressState)
+	if !ok {
+		return nil
+	}
+	return func(done, total int) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if done <= p.last || (done < total && time.Since(p.sent) < 100*time.Millisecond) {
+			return
+		}
+		p.send(ctx, done, total, "reading transcripts")
+	}
+}
+
+// flushProgress sends a final notification when the client asked for
+// progress and waits (briefly) until mcp-go's writer has taken the queued
+// notifications, so they reach the client before the result: mcp-go writes
+// notifications from a separate goroutine, unordered against responses.
+func flushProgress(ctx context.Context) {
+	p, ok := ctx.Value(progressKey{}).(*progressState)
+	sess := server.ClientSessionFromContext(ctx)
+	if !ok || sess == nil {
+		return
+	}
+	p.mu.Lock()
+	final := max(p.last, 1)
+	p.send(ctx, final, final, "done")
+	p.mu.Unlock()
 	ch := sess.NotificationChannel()
 	for i := 0; i < 50 && len(ch) > 0; i++ {
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(time.Millisecond) // the writer has taken the last one; let it write
-}
-
-// progressFrom returns a reporter that sends MCP progress notifications for
-// the request in ctx, throttled, or nil when the client did not ask. Progress
-// is best effort: mcp-go may deliver it after the result or drop it.
-func progressFrom(ctx context.Context) logs.Progress {
-	token, ok := ctx.Value(progressKey{}).(mcp.ProgressToken)
-	if !ok || token == nil {
-		return nil
-	}
-	srv := server.ServerFromContext(ctx)
-	if srv == nil {
-		return nil
-	}
-	var mu sync.Mutex
-	var last time.Time
-	return func(done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		if done < total && time.Since(last) < 100*time.Millisecond {
-			return
-		}
-		last = time.Now()
-		_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
-			"progressToken": token, "progress": done, "total": total, "message": "reading transcripts",
-		})
-	}
 }
