@@ -65,7 +65,7 @@ func flushProgress(ctx context.Context) {
 		return
 	}
 	p.mu.Lock()
-	final := max(p.last, 1)
+	final := p.last + 1 // progress must grow with each notification
 	p.send(ctx, final, final, "done")
 	p.mu.Unlock()
 	ch := sess.NotificationChannel()
