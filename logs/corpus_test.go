@@ -87,4 +87,28 @@ func TestPublicCorpusTotals(t *testing.T) {
 	if sum != total {
 		t.Errorf("sessions sum %+v != responses total %+v", sum, total)
 	}
+	// Per-session figures checked against an independent count (a short
+	// Python script over the raw lines: largest-output copy per message.id,
+	// synthetic lines skipped, legacy agent files joined by sessionId).
+	for id, want := range map[string][4]int64{
+		"249778c5-58ac-480d-bb8c-7d441bfe1c2d": {90, 12, 7128, 148415},          // one file, a rejection
+		"302863af-e0a0-4488-8928-7f132c701fae": {203923, 22707, 0, 4049103},     // proxy: no requestId, zero early copies
+		"d6a37ffc-384d-4d2a-832a-78cdd493af69": {54818, 56861, 897760, 9605660}, // 2.0.58: six legacy sibling agent files
+		"12887f5b-b06c-45fe-94fa-66c16aa09eac": {1605, 3287, 714279, 31337409},  // 2.1.22: two nested subagents
+	} {
+		var s *Session
+		for _, c := range snap.Sessions {
+			if c.ID == id {
+				s = c
+			}
+		}
+		if s == nil {
+			t.Errorf("%s missing", id)
+			continue
+		}
+		u := s.Usage.Total.Usage
+		if got := [4]int64{u.Input, u.Output, u.CacheCreate(), u.CacheRead}; got != want {
+			t.Errorf("%s: in/out/cc/cr = %v, want %v", id[:8], got, want)
+		}
+	}
 }
