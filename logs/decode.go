@@ -236,9 +236,6 @@ func decodeAgentMeta(b []byte) (rawAgentMeta, bool) {
 	return m, true
 }
 
-// Marshal encodes v with sonic; used by callers that need JSON of our own types.
-func Marshal(v any) ([]byte, error) { return sonic.ConfigStd.Marshal(v) }
-
 // Warm compiles the decoders now so the first real scan does not pay for it.
 func Warm() {
 	_ = sonic.Pretouch(reflect.TypeOf(rawLine{}))

@@ -54,23 +54,6 @@ type dirCache struct {
 
 type fileID struct{ dev, ino uint64 }
 
-func idOf(fi os.FileInfo) (fileID, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileID{}, false
-	}
-	return fileID{uint64(st.Dev), st.Ino}, true
-}
-
-// firstVisit records fi and reports whether it was not seen before in this pass.
-func (c *dirCache) firstVisit(fi os.FileInfo) bool {
-	id, ok := idOf(fi)
-	if !ok {
-		return true
-	}
-	return c.firstVisitID(id)
-}
-
 func (c *dirCache) firstVisitID(id fileID) bool {
 	if _, dup := c.inode[id]; dup {
 		return false

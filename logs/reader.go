@@ -16,6 +16,7 @@ import (
 type LineReader struct {
 	pooled *pooledBuffers
 	r      *bufio.Reader
+	raw    []byte // the current line with its line end, as read
 	line   []byte
 	buf    []byte
 	offset int64 // bytes consumed through the end of the current line
@@ -53,7 +54,7 @@ func (lr *LineReader) Close() {
 		readerPool.Put(lr.pooled)
 		lr.pooled, lr.r = nil, nil
 	}
-	lr.buf, lr.line = nil, nil
+	lr.buf, lr.line, lr.raw = nil, nil, nil
 	lr.done = true
 }
 
@@ -86,6 +87,7 @@ func (lr *LineReader) Scan() bool {
 		}
 		lr.torn = true
 	}
+	lr.raw = frag
 	lr.line = bytes.TrimSuffix(frag, []byte{'\n'})
 	lr.line = bytes.TrimSuffix(lr.line, []byte{'\r'})
 	return true
@@ -93,6 +95,10 @@ func (lr *LineReader) Scan() bool {
 
 // Line returns the current line without its line end.
 func (lr *LineReader) Line() []byte { return lr.line }
+
+// Raw returns the current line with its line end exactly as read; valid
+// until the next Scan.
+func (lr *LineReader) Raw() []byte { return lr.raw }
 
 // Torn reports whether the current line ended at EOF without '\n'.
 func (lr *LineReader) Torn() bool { return lr.torn }

@@ -99,7 +99,7 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 		switch {
 		case old != nil && old.Size == d.info.size && old.ModTime.Equal(d.info.mtime) && old.inode == d.info.ino:
 			next[d.path] = old
-		case old != nil && d.info.size >= old.Offset && old.unchangedPrefix(d.info):
+		case old != nil && old.ReadError == "" && d.info.size >= old.Offset && old.unchangedPrefix(d.info):
 			c := old.clone()
 			c.AgentType, c.AgentDesc = d.agentType, d.agentDesc
 			next[d.path] = c
@@ -186,7 +186,6 @@ func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progr
 					f.Drift = true
 					f.ReadError = err.Error()
 				}
-				f.captureMarks()
 				mu.Lock()
 				done++
 				if progress != nil {

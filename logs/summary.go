@@ -182,22 +182,23 @@ type FileSummary struct {
 
 const markLen = 128
 
-// captureMarks records the first bytes of the file and the bytes just before
-// Offset. A later look extends the summary only when both still match: JSONL
-// only grows, so anything else means the file was rewritten.
-func (f *FileSummary) captureMarks() {
-	f.head, f.tail = nil, nil
-	if f.Offset == 0 {
+// noteConsumed keeps the marks a later look checks before extending: the
+// first bytes of the file and the bytes just before Offset, taken from the
+// bytes actually read (JSONL only grows, so if those bytes are no longer in
+// place the file was rewritten and is read again).
+func (f *FileSummary) noteConsumed(raw []byte, fromStart bool) {
+	if fromStart && len(f.head) < markLen {
+		f.head = append(f.head, raw[:min(len(raw), markLen-len(f.head))]...)
+	}
+	if len(raw) >= markLen {
+		f.tail = append(f.tail[:0], raw[len(raw)-markLen:]...)
 		return
 	}
-	fh, err := openRegular(f.Path)
-	if err != nil {
-		return
+	t := append(f.tail, raw...)
+	if len(t) > markLen {
+		t = t[len(t)-markLen:]
 	}
-	defer fh.Close()
-	f.head = readAt(fh, 0, min(markLen, f.Offset))
-	start := max(0, f.Offset-markLen)
-	f.tail = readAt(fh, start, f.Offset-start)
+	f.tail = append([]byte(nil), t...)
 }
 
 func readAt(fh *os.File, off, n int64) []byte {
@@ -266,6 +267,8 @@ func (f *FileSummary) clone() *FileSummary {
 	c.callIdx = cloneMap(f.callIdx)
 	c.orphans = cloneMap(f.orphans)
 	c.leaves = cloneMap(f.leaves)
+	c.head = append([]byte(nil), f.head...)
+	c.tail = append([]byte(nil), f.tail...)
 	c.ToolCounts = cloneMap(f.ToolCounts)
 	return &c
 }
@@ -306,6 +309,10 @@ func (f *FileSummary) scanFile(ctx context.Context, fi statInfo, hook lineHook) 
 	}
 	f.Size, f.ModTime, f.inode = fi.size, fi.mtime, fi.ino
 	f.Torn = false
+	fromStart := f.Offset == 0
+	if fromStart {
+		f.head, f.tail = nil, nil
+	}
 	lr := NewLineReader(fh, f.Offset)
 	defer lr.Close()
 	var l rawLine
@@ -316,6 +323,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi statInfo, hook lineHook) 
 		line := lr.Line()
 		if len(bytes.TrimSpace(line)) == 0 {
 			f.Offset = lr.Offset()
+			f.noteConsumed(lr.Raw(), fromStart)
 			continue
 		}
 		st := decodeLine(line, &l)
@@ -329,6 +337,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi statInfo, hook lineHook) 
 			f.Skipped++
 			f.Drift = true
 			f.Offset = lr.Offset()
+			f.noteConsumed(lr.Raw(), fromStart)
 			continue
 		}
 		f.Lines++
@@ -336,6 +345,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi statInfo, hook lineHook) 
 			f.Drift = true
 		}
 		f.Offset = lr.Offset()
+		f.noteConsumed(lr.Raw(), fromStart)
 		if hook != nil {
 			hook(f, line, &l)
 		}
