@@ -2,7 +2,11 @@ package logs
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
 	"strings"
+	"syscall"
 )
 
 // Outcome names of a tool call.
@@ -167,7 +171,25 @@ func (snap *Snapshot) Tail(s *Session, limit int) ([]Entry, int, error) {
 		ring = append(ring, e)
 		return true
 	})
-	return ring, total, err
+	return ring, total, unreadable(s, err)
+}
+
+// unreadable turns an I/O error on a session's file into a readable error
+// that names the session and the cause, never the file's content.
+func unreadable(s *Session, err error) error {
+	if err == nil {
+		return nil
+	}
+	cause := "an I/O error"
+	switch {
+	case errors.Is(err, fs.ErrPermission):
+		cause = "permission denied"
+	case errors.Is(err, fs.ErrNotExist):
+		cause = "the file was removed"
+	case errors.Is(err, syscall.EINVAL):
+		cause = "it is not a regular file"
+	}
+	return &Error{Code: CodeInternal, Message: fmt.Sprintf("a transcript file of session %s cannot be read (%s); other sessions are unaffected", s.ID, cause)}
 }
 
 // ownedIDs maps the message ids whose usage is attributed to s's main thread
@@ -226,7 +248,7 @@ func (snap *Snapshot) CallDetails(s *Session, ids map[uint64]bool) (map[uint64]*
 			return true
 		})
 		if err != nil {
-			return out, err
+			return out, unreadable(s, err)
 		}
 	}
 	return out, nil

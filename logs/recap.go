@@ -134,7 +134,7 @@ func (snap *Snapshot) Recap(s *Session) (*Recap, error) {
 			}
 		}
 		if err := r.readMain(s.Main.Path); err != nil {
-			return nil, err
+			return nil, unreadable(s, err)
 		}
 	}
 	usageByFile := map[*FileSummary]*Tally{}
