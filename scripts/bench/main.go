@@ -181,6 +181,11 @@ func run(size, dir string, rounds int, ccusage string, strict bool) error {
 		&measure{name: "warm: list_recent_sessions after an append", target: 20 * time.Millisecond, run: warm.appendThen("list_recent_sessions", map[string]any{"limit": 20})},
 		&measure{name: "warm: search_transcripts (rare word)", target: 1500 * time.Millisecond, run: warm.call("search_transcripts", map[string]any{"query": tr.RareWord.Word})},
 	)
+	if ccusage != "" {
+		if err := ccusageTotals(ccusage, dir); err != nil {
+			fmt.Println("ccusage totals:", err)
+		}
+	}
 	for r := 0; r < rounds; r++ {
 		for _, m := range ms {
 			d, rss, err := m.run()
@@ -231,9 +236,6 @@ func run(size, dir string, rounds int, ccusage string, strict bool) error {
 			v, missed = "MISSED", missed+1
 		}
 		fmt.Printf("%-46s %10s %10s %10s  %s\n", "ccusage / usage_report (fresh)", fmt.Sprintf("%.2fx", ratio), "1.70x", "", v)
-		if err := ccusageTotals(ccusage, dir); err != nil {
-			fmt.Println("ccusage totals:", err)
-		}
 	} else {
 		fmt.Println("ccusage not found: install it with `npm i -g ccusage@20.0.24` to compare")
 	}
@@ -263,7 +265,7 @@ func ccusageTotals(bin, dir string) error {
 		return err
 	}
 	t := v.Totals
-	fmt.Printf("ccusage totals: input %d output %d cache_creation %d cache_read %d cost $%.2f\n", t.Input, t.Output, t.CacheCreate, t.CacheRead, t.Cost)
+	fmt.Printf("         ccusage: input %d output %d cache_creation %d cache_read %d cost $%.2f\n", t.Input, t.Output, t.CacheCreate, t.CacheRead, t.Cost)
 	return nil
 }
 
@@ -421,12 +423,9 @@ func (w *warmServer) appendThen(tool string, args map[string]any) func() (time.D
 		}
 		f.WriteString(line)
 		f.Close()
-		d, rss, err := w.call(tool, args)()
-		// Put the file back, so fresh measures and ccusage in later rounds
-		// read exactly the corpus its ground truth describes.
-		os.Truncate(w.live, w.liveSize)
-		os.Chtimes(w.live, w.liveMtime, w.liveMtime)
-		return d, rss, err
+		// The file is put back only when the bench ends: truncating it here
+		// would turn the next look into a rewrite, which real logs never do.
+		return w.call(tool, args)()
 	}
 }
 
