@@ -46,7 +46,7 @@ type RootInfo struct {
 // folders instead of re-listing the tree. Agent sidecars are cached with it.
 type dirCache struct {
 	dirs  map[string]dirListing
-	metas map[string]rawAgentMeta
+	metas map[string]cachedMeta
 	seen  map[string]bool     // folders visited in the current pass
 	found []discovered        // the last pass's result, reused as the next one's buffer
 	inode map[fileID]struct{} // folders and files visited in this pass: breaks symlink loops and duplicates
@@ -74,7 +74,7 @@ type listed struct {
 }
 
 func newDirCache() *dirCache {
-	return &dirCache{dirs: map[string]dirListing{}, metas: map[string]rawAgentMeta{}}
+	return &dirCache{dirs: map[string]dirListing{}, metas: map[string]cachedMeta{}}
 }
 
 func (c *dirCache) readDir(dir string) []listed {
@@ -92,6 +92,14 @@ func (c *dirCache) readDir(dir string) []listed {
 		return l.entries
 	}
 	des, _ := os.ReadDir(dir)
+	// The folder changed: forget the sidecars cached for it (a meta file may
+	// have appeared since).
+	prefix := dir + string(filepath.Separator)
+	for k := range c.metas {
+		if strings.HasPrefix(k, prefix) {
+			delete(c.metas, k)
+		}
+	}
 	entries := make([]listed, len(des))
 	for i, e := range des {
 		entries[i] = listed{DirEntry: e, full: filepath.Join(dir, e.Name())}
@@ -111,8 +119,20 @@ func (c *dirCache) prune() {
 
 func (c *dirCache) meta(path, real string) (rawAgentMeta, bool) {
 	if m, ok := c.metas[path]; ok {
-		return m, true
+		return m.rawAgentMeta, m.ok
 	}
+	m, ok := c.readMeta(path, real)
+	c.metas[path] = cachedMeta{m, ok}
+	return m, ok
+}
+
+// cachedMeta remembers a sidecar, or that there is none, until its folder changes.
+type cachedMeta struct {
+	rawAgentMeta
+	ok bool
+}
+
+func (c *dirCache) readMeta(path, real string) (rawAgentMeta, bool) {
 	if st, err := os.Lstat(path); err != nil {
 		return rawAgentMeta{}, false
 	} else if st.Mode()&os.ModeSymlink != 0 {
@@ -128,7 +148,6 @@ func (c *dirCache) meta(path, real string) (rawAgentMeta, bool) {
 	m, ok := decodeAgentMeta(b)
 	if ok {
 		m.AgentType, m.Description = clip(m.AgentType, 100), clip(m.Description, 300)
-		c.metas[path] = m
 	}
 	return m, ok
 }
@@ -189,7 +208,7 @@ func (c *dirCache) discoverProject(out []discovered, root, real, pdir, project s
 		var sub string
 		for _, se := range c.readDir(full) {
 			if se.Name() == "subagents" && se.IsDir() {
-				sub = filepath.Join(full, "subagents")
+				sub = se.full
 			}
 		}
 		if sub == "" {
@@ -216,7 +235,7 @@ func (c *dirCache) walkSubagents(out []discovered, root, real, pdir, project, se
 			id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
 			d := discovered{path: full, root: root, projectDir: pdir, project: project, kind: SubagentFile,
 				sessionID: sessionID, agentID: id}
-			if m, ok := c.meta(filepath.Join(dir, "agent-"+id+".meta.json"), real); ok {
+			if m, ok := c.meta(dir+string(filepath.Separator)+"agent-"+id+".meta.json", real); ok {
 				d.agentType, d.agentDesc = m.AgentType, m.Description
 			}
 			out = append(out, d)
