@@ -532,3 +532,21 @@ func TestUsageReportRangeInsideQuarterHour(t *testing.T) {
 		}
 	}
 }
+
+func TestLiveWindow(t *testing.T) {
+	s := &Session{}
+	for _, c := range []struct {
+		mtime time.Time
+		want  bool
+	}{
+		{testNow.Add(-time.Minute), true},
+		{testNow.Add(-11 * time.Minute), false},
+		{testNow.Add(time.Minute), true},     // a clock a little ahead
+		{testNow.Add(48 * time.Hour), false}, // dated far in the future: not live
+	} {
+		s.ModTime = c.mtime
+		if got := s.IsLive(testNow, 10*time.Minute); got != c.want {
+			t.Errorf("mtime now%+v: live %v, want %v", c.mtime.Sub(testNow), got, c.want)
+		}
+	}
+}

@@ -90,9 +90,12 @@ func (s *Session) FirstPrompt() string {
 	return s.Main.FirstPrompt
 }
 
-// IsLive reports whether the newest file of the session changed within the window.
+// IsLive reports whether the newest file of the session changed within the
+// window. A file dated further in the future than the window (a wrong clock,
+// a bulk touch) is not taken as live.
 func (s *Session) IsLive(now time.Time, window time.Duration) bool {
-	return now.Sub(s.ModTime) <= window
+	d := now.Sub(s.ModTime)
+	return d <= window && d >= -window
 }
 
 // SkippedLines counts undecodable lines; a torn last line counts only when the
