@@ -175,8 +175,8 @@ type CoverageArgs struct{}
 
 // ToolCount is how often a tool was called.
 type ToolCount struct {
-	Tool  string `json:"tool"`
-	Calls int    `json:"calls"`
+	Tool  string
+	Calls int
 }
 
 // VersionCount is how many sessions a Claude Code version wrote.
@@ -206,7 +206,8 @@ type CoverageOut struct {
 	LastActivity       string                `json:"last_activity"`
 	CoverageFrom       string                `json:"coverage_from"`
 	Models             map[string]UsageBlock `json:"models"`
-	TopTools           []ToolCount           `json:"top_tools" jsonschema:"the 25 most called tools"`
+	TopTools           map[string]int        `json:"top_tools" jsonschema:"tool name -> calls, for the 25 most called tools"`
+	ToolsTotal         int                   `json:"tools_total" jsonschema:"how many distinct tools were called (top_tools keeps 25)"`
 	ClaudeCodeVersions []VersionCount        `json:"claude_code_versions"`
 	AccountingCheck    AccountingOut         `json:"accounting_check"`
 	CostBasis          string                `json:"cost_basis"`
@@ -235,7 +236,7 @@ func CoverageStats(d Deps) Spec {
 			c := snap.Coverage()
 			out := CoverageOut{Projects: c.Projects, Sessions: c.Sessions, SubagentFiles: c.SubagentFiles, Entries: c.Entries,
 				Bytes: c.Bytes, SkippedLines: c.SkippedLines, UnverifiedSessions: c.Unverified, FirstActivity: rfc(c.First),
-				LastActivity: rfc(c.Last), CoverageFrom: rfc(c.First), Models: map[string]UsageBlock{}, TopTools: []ToolCount{},
+				LastActivity: rfc(c.Last), CoverageFrom: rfc(c.First), Models: map[string]UsageBlock{}, TopTools: map[string]int{},
 				ClaudeCodeVersions: []VersionCount{}, CostBasis: costBasis,
 				AccountingCheck: AccountingOut{SessionsChecked: c.Accounting.SessionsChecked, Agreeing: c.Accounting.Agreeing,
 					Differing: nonNil(c.Accounting.Differing)}}
@@ -245,17 +246,22 @@ func CoverageStats(d Deps) Spec {
 			for m, t := range c.Models {
 				out.Models[modelName(m)] = usageBlock(*t)
 			}
+			tools := make([]ToolCount, 0, len(c.Tools))
 			for tool, n := range c.Tools {
-				out.TopTools = append(out.TopTools, ToolCount{Tool: name(tool), Calls: n})
+				tools = append(tools, ToolCount{Tool: tool, Calls: n})
 			}
-			sort.Slice(out.TopTools, func(i, j int) bool {
-				if out.TopTools[i].Calls != out.TopTools[j].Calls {
-					return out.TopTools[i].Calls > out.TopTools[j].Calls
+			sort.Slice(tools, func(i, j int) bool {
+				if tools[i].Calls != tools[j].Calls {
+					return tools[i].Calls > tools[j].Calls
 				}
-				return out.TopTools[i].Tool < out.TopTools[j].Tool
+				return tools[i].Tool < tools[j].Tool
 			})
-			if len(out.TopTools) > 25 {
-				out.TopTools = out.TopTools[:25]
+			out.ToolsTotal = len(tools)
+			for i, tc := range tools {
+				if i == 25 {
+					break
+				}
+				out.TopTools[name(tc.Tool)] += tc.Calls
 			}
 			for v, n := range c.Versions {
 				out.ClaudeCodeVersions = append(out.ClaudeCodeVersions, VersionCount{Version: v, Sessions: n})
