@@ -133,6 +133,7 @@ type PacingOut struct {
 	SessionsTotal  int                   `json:"sessions_total"`
 	FirstActivity  string                `json:"first_activity"`
 	LastActivity   string                `json:"last_activity"`
+	CoverageFrom   string                `json:"coverage_from"`
 	CostBasis      string                `json:"cost_basis"`
 }
 
@@ -156,7 +157,7 @@ func PacingWindow(d Deps) Spec {
 			out := PacingOut{Hours: hours, WindowStart: rfcTime(start), WindowEnd: rfcTime(now),
 				TokensPerHour: round6(float64(u.TotalTokens) / float64(hours)), CostPerHour: round6(u.Cost / float64(hours)),
 				Usage: u, ByModel: map[string]UsageBlock{}, ActiveSessions: []ActiveSession{}, SessionsTotal: len(p.Sessions),
-				FirstActivity: rfc(p.First), LastActivity: rfc(p.Last), CostBasis: costBasis}
+				FirstActivity: rfc(p.First), LastActivity: rfc(p.Last), CoverageFrom: rfcTime(snap.CoverageFrom()), CostBasis: costBasis}
 			for m, t := range p.ByModel {
 				out.ByModel[modelName(m)] = usageBlock(*t)
 			}
