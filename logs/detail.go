@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sort"
 	"strings"
 	"syscall"
 )
@@ -291,4 +292,23 @@ func CountCalls(s *Session, live bool) CallStats {
 		}
 	}
 	return st
+}
+
+// FailingCalls returns the newest max calls of s that ended in error or were
+// rejected, oldest first, and how many there are in all.
+func FailingCalls(s *Session, live bool, max int) ([]Call, int) {
+	var out []Call
+	for _, f := range s.Files() {
+		for _, c := range f.Calls {
+			if o := c.Outcome(live); o == OutcomeError || o == OutcomeRejected {
+				out = append(out, c)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time < out[j].Time })
+	total := len(out)
+	if len(out) > max {
+		out = out[len(out)-max:]
+	}
+	return out, total
 }

@@ -121,7 +121,7 @@ func viewOf(t *testing.T, snap *Snapshot, s *Session) sessionView {
 			v.TailWithUsage++
 		}
 	}
-	r, err := snap.Recap(s)
+	r, err := snap.Recap(s, 20)
 	if err != nil {
 		v.ReadErrors += "recap: " + err.Error() + "; "
 	} else {

@@ -350,7 +350,7 @@ func TestPromptsAreHumanTextOnly(t *testing.T) {
 	if s.Main.HumanPrompts != 2 || s.FirstPrompt() != "real first" || s.MessageCount != 2 {
 		t.Fatalf("prompts=%d first=%q count=%d", s.Main.HumanPrompts, s.FirstPrompt(), s.MessageCount)
 	}
-	r, err := sn.Recap(s)
+	r, err := sn.Recap(s, 20)
 	if err != nil || len(r.Prompts) != 2 || r.Prompts[1] != "real last" {
 		t.Fatalf("recap prompts %v %v", r.Prompts, err)
 	}

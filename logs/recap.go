@@ -23,6 +23,9 @@ type Recap struct {
 	Compactions  int
 	Subagents    []SubagentRecap
 	PRLinks      []string
+	Failing      []Call                 // the newest failing calls, oldest first
+	FailingTotal int                    // all failing calls
+	Details      map[uint64]*CallDetail // excerpts of the failing calls, by Call.Key
 }
 
 // FileChange is a file edited or written in a session.
@@ -60,9 +63,11 @@ type SubagentRecap struct {
 
 const maxRecapCommands = 20
 
-// Recap gathers the handoff material of s: one pass over its main file, the
-// first prompt of each subagent file, and the summaries already in memory.
-func (snap *Snapshot) Recap(s *Session) (*Recap, error) {
+// Recap gathers the handoff material of s: one pass over its files for the
+// commands' and failing calls' text, one over its main file for prompts and
+// todos, the first prompt of each subagent file, and the summaries in memory.
+// maxFailing bounds the failing calls kept.
+func (snap *Snapshot) Recap(s *Session, maxFailing int) (*Recap, error) {
 	live := snap.IsLive(s)
 	r := &Recap{}
 	// Files changed and commands come from every file of the session.
@@ -104,14 +109,19 @@ func (snap *Snapshot) Recap(s *Session) (*Recap, error) {
 	if len(shellIDs) > maxRecapCommands {
 		shellIDs = shellIDs[len(shellIDs)-maxRecapCommands:]
 	}
+	r.Failing, r.FailingTotal = FailingCalls(s, live, maxFailing)
 	ids := map[uint64]bool{}
 	for _, c := range shellIDs {
+		ids[c.Key] = true
+	}
+	for _, c := range r.Failing {
 		ids[c.Key] = true
 	}
 	details, err := snap.CallDetails(s, ids)
 	if err != nil {
 		return nil, err
 	}
+	r.Details = details
 	for _, c := range shellIDs {
 		cmd := Command{Outcome: c.Outcome(live), Time: c.Time, Sidechain: c.Sidechain}
 		if d := details[c.Key]; d != nil {

@@ -101,7 +101,7 @@ func SessionRecap(d Deps) Spec {
 			if err != nil {
 				return RecapOut{}, err
 			}
-			r, err := snap.Recap(s)
+			r, err := snap.Recap(s, maxRecapFailing)
 			if err != nil {
 				return RecapOut{}, err
 			}
@@ -133,11 +133,7 @@ func SessionRecap(d Deps) Spec {
 				out.Commands = append(out.Commands, RecapCommand{ToolUseID: c.ToolUseID, Command: text(c.Text, 300), Outcome: c.Outcome,
 					Timestamp: rfc(c.Time), Source: source(c.Sidechain), SessionID: s.ID})
 			}
-			fc, err := failingCalls(snap, s, live, maxRecapFailing)
-			if err != nil {
-				return RecapOut{}, err
-			}
-			out.FailingCalls, out.FailingTotal = fc.list, fc.total
+			out.FailingCalls, out.FailingTotal = failingList(s, r.Failing, r.Details, live), r.FailingTotal
 			for _, t := range r.Todos {
 				out.OpenTodos = append(out.OpenTodos, RecapTodo{Text: text(t.Text, 300), Status: name(t.Status), SessionID: s.ID})
 			}
@@ -154,7 +150,7 @@ func SessionRecap(d Deps) Spec {
 			for _, l := range r.PRLinks {
 				out.PRLinks = append(out.PRLinks, text(l, 300))
 			}
-			out.Gaps = recapGaps(snap, s, r, live, len(r.Subagents) > maxRecapSubagents, fc.total > len(fc.list))
+			out.Gaps = recapGaps(snap, s, r, live, len(r.Subagents) > maxRecapSubagents, r.FailingTotal > len(r.Failing))
 			return out, nil
 		})
 }

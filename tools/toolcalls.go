@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"sort"
 
 	"github.com/agent-activity/agent-activity/logs"
 )
@@ -95,41 +94,31 @@ type failing struct {
 
 // failingCalls lists the newest max failing calls of a session, with excerpts.
 func failingCalls(snap *logs.Snapshot, s *logs.Session, live bool, max int) (failing, error) {
-	type ref struct {
-		c   logs.Call
-		out string
-	}
-	var refs []ref
-	for _, f := range s.Files() {
-		for _, c := range f.Calls {
-			if o := c.Outcome(live); o == logs.OutcomeError || o == logs.OutcomeRejected {
-				refs = append(refs, ref{c, o})
-			}
-		}
-	}
-	sort.SliceStable(refs, func(i, j int) bool { return refs[i].c.Time < refs[j].c.Time })
-	res := failing{total: len(refs), list: []FailingCall{}}
-	if len(refs) > max {
-		refs = refs[len(refs)-max:]
-	}
+	calls, total := logs.FailingCalls(s, live, max)
 	ids := map[uint64]bool{}
-	for _, r := range refs {
-		ids[r.c.Key] = true
+	for _, c := range calls {
+		ids[c.Key] = true
 	}
 	details, err := snap.CallDetails(s, ids)
 	if err != nil {
-		return res, err
+		return failing{}, err
 	}
-	for _, r := range refs {
-		fc := FailingCall{ToolName: name(r.c.Name), Status: r.out, Timestamp: rfc(r.c.Time),
-			Source: source(r.c.Sidechain), SessionID: s.ID}
-		if dt := details[r.c.Key]; dt != nil {
+	return failing{list: failingList(s, calls, details, live), total: total}, nil
+}
+
+// failingList renders failing calls with their redacted excerpts.
+func failingList(s *logs.Session, calls []logs.Call, details map[uint64]*logs.CallDetail, live bool) []FailingCall {
+	out := []FailingCall{}
+	for _, c := range calls {
+		fc := FailingCall{ToolName: name(c.Name), Status: c.Outcome(live), Timestamp: rfc(c.Time),
+			Source: source(c.Sidechain), SessionID: s.ID}
+		if dt := details[c.Key]; dt != nil {
 			fc.ToolUseID = dt.ID
 			fc.InputExcerpt, fc.ErrorExcerpt = text(dt.Input, 300), text(dt.ResultText, 300)
 		}
-		res.list = append(res.list, fc)
+		out = append(out, fc)
 	}
-	return res, nil
+	return out
 }
 
 func source(sidechain bool) string {
