@@ -122,12 +122,30 @@ func (snap *Snapshot) Tail(s *Session, limit int) ([]Entry, int, error) {
 	if s.Main == nil {
 		return nil, 0, nil
 	}
+	// The summary knows how many entries the file had: lines before the last
+	// limit of them are only counted, not turned into entries. JSONL only
+	// grows; if the file turns out shorter, it is read again without skipping.
+	skip := s.Main.Entries - limit
+	entries, total, err := snap.tail(s, limit, skip)
+	if err == nil && skip > 0 && total < s.Main.Entries {
+		entries, total, err = snap.tail(s, limit, 0)
+	}
+	return entries, total, unreadable(s, err)
+}
+
+func (snap *Snapshot) tail(s *Session, limit, skip int) ([]Entry, int, error) {
 	owned := snap.ownedIDs(s)
-	ring := make([]Entry, 0, limit)
+	ring := make([]Entry, limit) // circular: the entry of line n is at n % limit
 	total := 0
 	seen := map[uint64]bool{}
 	err := walkLines(s.Main.Path, func(_ int32, l *rawLine) bool {
 		total++
+		if total <= skip {
+			if l.Type == "assistant" && l.Message != nil && l.Message.ID != "" {
+				seen[IDKey(l.Message.ID)] = true // usage shows on a response's first line only
+			}
+			return true
+		}
 		e := Entry{UUID: strings.Clone(l.UUID), Type: strings.Clone(l.Type), Time: parseTime(l.Timestamp), Sidechain: l.IsSidechain}
 		if l.Message != nil {
 			blocks := decodeBlocks(l.Message.Content)
@@ -165,14 +183,15 @@ func (snap *Snapshot) Tail(s *Session, limit int) ([]Entry, int, error) {
 		} else if l.Type == "summary" {
 			e.Text = clip(l.Summary, 1000)
 		}
-		if len(ring) == limit {
-			copy(ring, ring[1:])
-			ring = ring[:limit-1]
-		}
-		ring = append(ring, e)
+		ring[(total-1)%limit] = e
 		return true
 	})
-	return ring, total, unreadable(s, err)
+	n := min(total, limit)
+	out := make([]Entry, 0, n)
+	for i := total - n; i < total; i++ {
+		out = append(out, ring[i%limit])
+	}
+	return out, total, err
 }
 
 // unreadable turns an I/O error on a session's file into a readable error

@@ -550,3 +550,41 @@ func TestLiveWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestTailLimitIsASuffix: a short tail is exactly the end of a long one, usage
+// placement included (a response split across the cut shows no usage again).
+func TestTailLimitIsASuffix(t *testing.T) {
+	var lines strings.Builder
+	for i := 0; i < 30; i++ {
+		ts := fmt.Sprintf("2026-11-28T10:00:%02d.000Z", i)
+		lines.WriteString(asst(sidA, fmt.Sprintf("a%d", i), ts, fmt.Sprintf("msg_%d", i/3), "claude-sonnet-4-5", textBlock, 10, int64(i), 0, 0, ""))
+	}
+	sn := snap(t, writeTree(t, map[string]string{"p/" + sidA + ".jsonl": lines.String()}, old))
+	s := sn.Sessions[0]
+	all, total, err := sn.Tail(s, 1000)
+	if err != nil || total != 30 || len(all) != 30 {
+		t.Fatalf("full tail: %d of %d, %v", len(all), total, err)
+	}
+	for _, limit := range []int{1, 2, 4, 7, 29, 30} {
+		got, total, err := sn.Tail(s, limit)
+		if err != nil || total != 30 {
+			t.Fatalf("limit %d: total %d, %v", limit, total, err)
+		}
+		render := func(es []Entry) string {
+			var b strings.Builder
+			for _, e := range es {
+				u := e.Usage
+				e.Usage = nil
+				fmt.Fprintf(&b, "%+v usage=", e)
+				if u != nil {
+					fmt.Fprintf(&b, "%+v", *u)
+				}
+				b.WriteByte('\n')
+			}
+			return b.String()
+		}
+		if g, w := render(got), render(all[30-limit:]); g != w {
+			t.Errorf("limit %d:\n got %s\nwant %s", limit, g, w)
+		}
+	}
+}
