@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -160,7 +159,8 @@ func isASCII(s string) bool {
 	return true
 }
 
-func asciiEqualFold(a, lower string) bool {
+// asciiEqualFold compares a with lower (already lower-case), folding ASCII case.
+func asciiEqualFold[T string | []byte](a, lower T) bool {
 	for i := 0; i < len(a); i++ {
 		c := a[i]
 		if c >= 'A' && c <= 'Z' {
@@ -176,11 +176,11 @@ func asciiEqualFold(a, lower string) bool {
 // lineMayMatch is the byte pre-check: true when the raw line could hold a hit.
 // It looks for the needle's rarest byte (in either case) and compares the
 // needle around each occurrence, without copying the line.
-func (m *matcher) lineMayMatch(line, scratch []byte) ([]byte, bool) {
+func (m *matcher) lineMayMatch(line []byte) bool {
 	if m.needle == nil {
-		return scratch, true
+		return true
 	}
-	return scratch, containsFoldASCII(line, m.needle, m.anchor)
+	return containsFoldASCII(line, m.needle, m.anchor)
 }
 
 // anchorOf picks the position of the needle byte least likely to occur in
@@ -224,25 +224,12 @@ func containsFoldASCII(line, needle []byte, anchor int) bool {
 			return false
 		}
 		pos := from + i - anchor // where the needle would start
-		if pos+n <= len(line) && asciiEqualFoldBytes(line[pos:pos+n], needle) {
+		if pos+n <= len(line) && asciiEqualFold(line[pos:pos+n], needle) {
 			return true
 		}
 		from += i + 1
 	}
 	return false
-}
-
-func asciiEqualFoldBytes(a, lower []byte) bool {
-	for i := 0; i < len(a); i++ {
-		c := a[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lower[i] {
-			return false
-		}
-	}
-	return true
 }
 
 var persistedMarker = []byte("<persisted-output>")
@@ -263,26 +250,9 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 		}
 	}
 	hc := &hitCollector{limit: q.Limit}
-	var (
-		wg   sync.WaitGroup
-		next atomic.Int64
-	)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var scratch []byte
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(jobs) || ctx.Err() != nil {
-					return
-				}
-				j := jobs[i]
-				scratch = searchFile(ctx, j.s, j.f, q, m, scratch, &hc.scanned, hc.add)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(ctx, len(jobs), func(i int) {
+		searchFile(ctx, jobs[i].s, jobs[i].f, q, m, &hc.scanned, hc.add)
+	})
 	if err := ctx.Err(); err != nil {
 		return SearchResult{}, err
 	}
@@ -354,15 +324,15 @@ func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q Sea
 	return snap, &res, nil
 }
 
-func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, m *matcher, scratch []byte, scanned *atomic.Int64, add func(SearchHit)) []byte {
+func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, m *matcher, scanned *atomic.Int64, add func(SearchHit)) {
 	fh, err := openRegular(f.Path)
 	if err != nil {
-		return scratch
+		return
 	}
 	defer fh.Close()
 	lr := NewLineReader(fh, 0)
 	defer lr.Close()
-	ls := &lineSearcher{q: q, m: m, scanned: scanned, add: add, scratch: scratch}
+	ls := &lineSearcher{q: q, m: m, scanned: scanned, add: add}
 	var l rawLine
 	for n := 0; lr.Scan(); n++ {
 		if n%512 == 0 && ctx.Err() != nil {
@@ -372,7 +342,6 @@ func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, 
 		scanned.Add(int64(len(line)) + 1)
 		ls.line(f, s, line, &l, false)
 	}
-	return ls.scratch
 }
 
 // lineSearcher applies a search to one line at a time, either while reading
@@ -382,16 +351,13 @@ type lineSearcher struct {
 	m       *matcher
 	scanned *atomic.Int64
 	add     func(SearchHit)
-	scratch []byte
 }
 
 // line searches one raw line of f; l holds its decoding when decoded is true
 // (otherwise l is scratch space).
 func (ls *lineSearcher) line(f *FileSummary, s *Session, line []byte, l *rawLine, decoded bool) {
 	q, m := ls.q, ls.m
-	var ok bool
-	ls.scratch, ok = m.lineMayMatch(line, ls.scratch)
-	if !ok && !bytes.Contains(line, persistedMarker) {
+	if !m.lineMayMatch(line) && !bytes.Contains(line, persistedMarker) {
 		return
 	}
 	if !decoded && decodeLine(line, l) == decodeFailed {

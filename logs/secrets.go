@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -76,32 +75,19 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 	var (
 		mu      sync.Mutex
 		res     SecretScan
-		next    atomic.Int64
 		scanned atomic.Int64
 		files   atomic.Int64
-		wg      sync.WaitGroup
 	)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(jobs) || ctx.Err() != nil {
-					return
-				}
-				j := jobs[i]
-				found := scanSecretFile(ctx, j.s, j.path, j.root, j.txt, q, &scanned)
-				files.Add(1)
-				if len(found) > 0 {
-					mu.Lock()
-					res.Findings = append(res.Findings, found...)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(ctx, len(jobs), func(i int) {
+		j := jobs[i]
+		found := scanSecretFile(ctx, j.s, j.path, j.root, j.txt, q, &scanned)
+		files.Add(1)
+		if len(found) > 0 {
+			mu.Lock()
+			res.Findings = append(res.Findings, found...)
+			mu.Unlock()
+		}
+	})
 	if err := ctx.Err(); err != nil {
 		return SecretScan{}, err
 	}

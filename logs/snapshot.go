@@ -420,9 +420,6 @@ func lastElem(p string) string {
 	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
 		p = p[i+1:]
 	}
-	if p == "" || strings.HasSuffix(p, ":") {
-		return p
-	}
 	return p
 }
 

@@ -2,7 +2,6 @@ package logs
 
 import (
 	"context"
-	"runtime"
 	"sort"
 	"sync"
 	"time"
@@ -75,19 +74,15 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	defer s.mu.Unlock()
 
 	found, roots := s.dirs.discover(s.cfg.Roots)
-	// The hook runs only when every file is read from its start.
-	allFresh := true
-	for _, d := range found {
-		if s.files[d.path] != nil {
-			allFresh = false
-			break
-		}
-	}
-	if !allFresh {
-		hook = nil
-	}
 	if s.snap != nil && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) && unchanged(found, s.files) {
 		return s.snap, false, nil // the common case, answered without allocating
+	}
+	// The hook runs only when every file is read from its start.
+	for _, d := range found {
+		if s.files[d.path] != nil {
+			hook = nil
+			break
+		}
 	}
 	var work []*FileSummary
 	next := make(map[string]*FileSummary, len(found))
@@ -168,40 +163,21 @@ func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progr
 	sort.Slice(work, func(i, j int) bool {
 		return infos[work[i].Path].size-work[i].Offset > infos[work[j].Path].size-work[j].Offset
 	})
-	jobs := make(chan *FileSummary)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
-	workers := runtime.GOMAXPROCS(0)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range jobs {
-				if ctx.Err() != nil {
-					continue
-				}
-				if err := f.scanFile(ctx, infos[f.Path], hook); err != nil {
-					// Unreadable now (deleted, permission): keep what we have, flagged.
-					f.Drift = true
-					f.ReadError = err.Error()
-				}
-				mu.Lock()
-				done++
-				if progress != nil {
-					progress(done, len(work))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, f := range work {
-		if ctx.Err() != nil {
-			break
+	parallel(ctx, len(work), func(i int) {
+		f := work[i]
+		if err := f.scanFile(ctx, infos[f.Path], hook); err != nil {
+			// Unreadable now (deleted, permission): keep what we have, flagged.
+			f.Drift = true
+			f.ReadError = err.Error()
 		}
-		jobs <- f
-	}
-	close(jobs)
-	wg.Wait()
+		mu.Lock()
+		done++
+		if progress != nil {
+			progress(done, len(work))
+		}
+		mu.Unlock()
+	})
 	return ctx.Err()
 }
