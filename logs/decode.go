@@ -253,7 +253,10 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-// truncate cuts s to at most max runes, on a rune boundary, adding "…" when cut.
+// Truncate cuts s to at most max runes, on a rune boundary, the last being
+// "…" when it cut anything.
+func Truncate(s string, max int) string { return truncate(s, max) }
+
 func truncate(s string, max int) string {
 	if len(s) <= max || utf8.RuneCountInString(s) <= max {
 		return s

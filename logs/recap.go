@@ -181,7 +181,7 @@ func isShellTool(name string) bool {
 func (r *Recap) readMain(path string) error {
 	var tasks []Todo
 	taskIdx := map[string]int{}
-	return walkLines(path, func(_ int32, l *rawLine) bool {
+	err := walkLines(path, func(_ int32, l *rawLine) bool {
 		if l.Message == nil || l.IsSidechain {
 			return true
 		}
@@ -222,16 +222,19 @@ func (r *Recap) readMain(path string) error {
 				}
 			}
 		}
-		if r.TodoSource == "tasks" {
-			r.Todos = r.Todos[:0]
-			for _, t := range tasks {
-				if t.Status != "completed" && t.Status != "deleted" {
-					r.Todos = append(r.Todos, t)
-				}
-			}
-		}
 		return true
 	})
+	// The open items of whichever list came last: a TodoWrite replaced r.Todos
+	// as it was read; a task list is folded here, once.
+	if r.TodoSource == "tasks" {
+		r.Todos = nil
+		for _, t := range tasks {
+			if t.Status != "completed" && t.Status != "deleted" {
+				r.Todos = append(r.Todos, t)
+			}
+		}
+	}
+	return err
 }
 
 // firstUserText returns the text of the first user line of a file (a subagent's prompt).

@@ -254,13 +254,7 @@ func text(s string, max int) string {
 // agent type): not prose, but still transcript text.
 func name(s string) string { return redact.String(s) }
 
-func truncate(s string, max int) string {
-	if len([]rune(s)) <= max {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:max-1]) + "…"
-}
+func truncate(s string, max int) string { return logs.Truncate(s, max) }
 
 // UsageBlock is the usage shape used everywhere.
 type UsageBlock struct {
