@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-activity/agent-activity/claudecode"
+	"github.com/agent-activity/agent-activity/transcript"
+
 	"github.com/agent-activity/agent-activity/logs"
 	"github.com/agent-activity/agent-activity/pricing"
 	"github.com/agent-activity/agent-activity/tools"
@@ -88,7 +91,7 @@ func TestDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock, _ := time.Parse(time.RFC3339, docsClock)
-	store := logs.NewStore(logs.Config{Roots: []string{root}, LiveWindow: 10 * time.Minute, Location: time.UTC,
+	store := logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root}, LiveWindow: 10 * time.Minute, Location: time.UTC,
 		Now: func() time.Time { return clock }, Pricing: table})
 	specs := map[string]tools.Spec{}
 	var order []string

@@ -17,6 +17,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agent-activity/agent-activity/claudecode"
+	"github.com/agent-activity/agent-activity/transcript"
+
 	"github.com/agent-activity/agent-activity/logs"
 	"github.com/agent-activity/agent-activity/pricing"
 	"github.com/agent-activity/agent-activity/tools"
@@ -152,7 +155,7 @@ func setup(now func() time.Time) (*app, error) {
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("AGENT_ACTIVITY_LOG_ROOT is empty")
 	}
-	cfg := logs.Config{Roots: roots, LiveWindow: window, Now: now, Location: loc, Pricing: table,
+	cfg := logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: roots, LiveWindow: window, Now: now, Location: loc, Pricing: table,
 		CallerSessionID: strings.TrimSpace(env.CallerSessionID)}
 	return &app{cfg: cfg, store: logs.NewStore(cfg), pricingFrom: table.Source()}, nil
 }
@@ -200,7 +203,7 @@ func serve(ctx context.Context, a *app, stdin io.Reader, stdout, stderr io.Write
 				fmt.Fprintln(stderr, "agent-activity: warm-up failed:", r)
 			}
 		}()
-		logs.Warm()
+		claudecode.Warm()
 		if _, err := a.store.Snapshot(ctx, nil); err != nil && ctx.Err() == nil {
 			fmt.Fprintln(stderr, "agent-activity: first scan:", err)
 		}

@@ -8,6 +8,10 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/agent-activity/agent-activity/claudecode"
+	"github.com/agent-activity/agent-activity/internal/fixture"
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 func corpusBytes(b *testing.B, roots []string) int64 {
@@ -37,10 +41,10 @@ func BenchmarkFullScan(b *testing.B) {
 	roots := benchRoots(b)
 	b.SetBytes(corpusBytes(b, roots))
 	b.ReportAllocs()
-	Warm()
+	claudecode.Warm()
 	pt := testPricing(b)
 	for i := 0; i < b.N; i++ {
-		st := NewStore(Config{Roots: roots, Now: func() time.Time { return testNow }, Pricing: pt})
+		st := NewStore(Config{Agents: testAgents, Roots: roots, Now: func() time.Time { return testNow }, Pricing: pt})
 		if _, err := st.Snapshot(context.Background(), nil); err != nil {
 			b.Fatal(err)
 		}
@@ -50,7 +54,7 @@ func BenchmarkFullScan(b *testing.B) {
 // BenchmarkWarmRefresh measures a question asked again with nothing changed.
 func BenchmarkWarmRefresh(b *testing.B) {
 	roots := benchRoots(b)
-	st := NewStore(Config{Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(b)})
+	st := NewStore(Config{Agents: testAgents, Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(b)})
 	if _, err := st.Snapshot(context.Background(), nil); err != nil {
 		b.Fatal(err)
 	}
@@ -78,7 +82,7 @@ func BenchmarkLineReader(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		lr := NewLineReader(bytes.NewReader(data), 0)
+		lr := transcript.NewLines(context.Background(), bytes.NewReader(data), 0, 0)
 		for lr.Scan() {
 		}
 		lr.Close()
@@ -89,12 +93,12 @@ func BenchmarkLineReader(b *testing.B) {
 // the work a refresh repeats when any file changed.
 func BenchmarkBuildSnapshot(b *testing.B) {
 	roots := benchRoots(b)
-	st := NewStore(Config{Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(b)})
+	st := NewStore(Config{Agents: testAgents, Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(b)})
 	snap, err := st.Snapshot(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, infos := st.dirs.discover(roots)
+	_, infos := discover(transcript.NewDirCache(), roots, testAgents, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -105,27 +109,25 @@ func BenchmarkBuildSnapshot(b *testing.B) {
 // BenchmarkAppendRefresh measures a look after one line was appended to a
 // session (a live session writing), including usage_report-style work.
 func BenchmarkAppendRefresh(b *testing.B) {
-	roots := benchRoots(b)
-	dir := b.TempDir()
-	// Work on a copy of the newest main file's tree only when the corpus is the
-	// public one; on a generated corpus append to a copy-free temp file would
-	// change the corpus, so append and truncate back.
-	st := NewStore(Config{Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(b)})
+	// Appends go to a copy: a benchmark never writes to the corpus it reads.
+	var roots []string
+	for i, r := range benchRoots(b) {
+		dst := filepath.Join(b.TempDir(), fmt.Sprint(i))
+		if err := fixture.CopyTree(r, dst); err != nil {
+			b.Fatal(err)
+		}
+		roots = append(roots, dst)
+	}
+	st := NewStore(Config{Agents: testAgents, Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(b)})
 	snap, err := st.Snapshot(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	_ = dir
 	s := snap.Sessions[0]
 	if s.Main == nil {
 		b.Skip("newest session has no main file")
 	}
 	path := s.Main.Path
-	info, _ := os.Stat(path)
-	defer func() {
-		os.Truncate(path, info.Size())
-		os.Chtimes(path, info.ModTime(), info.ModTime())
-	}()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -43,7 +43,7 @@ func testPricing(t testing.TB) *pricing.Table {
 
 func snapshotOf(t testing.TB, roots []string, now time.Time) *Snapshot {
 	t.Helper()
-	st := NewStore(Config{Roots: roots, Now: func() time.Time { return now }, Pricing: testPricing(t), Location: time.UTC})
+	st := NewStore(Config{Agents: testAgents, Roots: roots, Now: func() time.Time { return now }, Pricing: testPricing(t), Location: time.UTC})
 	snap, err := st.Snapshot(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,15 @@
 package logs
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // Outcome names of a tool call.
@@ -22,11 +24,11 @@ const (
 // Outcome is the outcome of a call; live says whether its session is live.
 func (c Call) Outcome(live bool) string {
 	switch c.Result {
-	case ResultOK:
+	case transcript.ResultOK:
 		return OutcomeOK
-	case ResultError:
+	case transcript.ResultError:
 		return OutcomeError
-	case ResultRejected:
+	case transcript.ResultRejected:
 		return OutcomeRejected
 	}
 	if live {
@@ -55,38 +57,6 @@ func (o *OutcomeCounts) Add(outcome string) {
 	case OutcomeInProgress:
 		o.InProgress++
 	}
-}
-
-// walkLines calls fn for every decodable line of a file, with its 1-based
-// line number among non-blank lines. A torn last line is not passed on.
-func walkLines(path string, fn func(lineNo int32, l *rawLine) bool) error {
-	fh, err := openRegular(path)
-	if err != nil {
-		return err
-	}
-	defer fh.Close()
-	lr := NewLineReader(fh, 0)
-	defer lr.Close()
-	var l rawLine
-	var n int32
-	for lr.Scan() {
-		line := lr.Line()
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		st := decodeLine(line, &l)
-		if st == decodeFailed {
-			if !lr.Torn() {
-				n++
-			}
-			continue
-		}
-		n++
-		if !fn(n, &l) {
-			break
-		}
-	}
-	return lr.Err()
 }
 
 // Entry is one line of a main transcript, reduced to what a reader needs.
@@ -118,7 +88,7 @@ type EntryResult struct {
 
 // Tail returns the last limit entries of the session's main transcript, oldest
 // first, and the number of entries in it.
-func (snap *Snapshot) Tail(s *Session, limit int) ([]Entry, int, error) {
+func (snap *Snapshot) Tail(ctx context.Context, s *Session, limit int) ([]Entry, int, error) {
 	if s.Main == nil {
 		return nil, 0, nil
 	}
@@ -126,52 +96,48 @@ func (snap *Snapshot) Tail(s *Session, limit int) ([]Entry, int, error) {
 	// limit of them are only counted, not turned into entries. JSONL only
 	// grows; if the file turns out shorter, it is read again without skipping.
 	skip := s.Main.Entries - limit
-	entries, total, err := snap.tail(s, limit, skip)
+	entries, total, err := snap.tail(ctx, s, limit, skip)
 	if err == nil && skip > 0 && total < s.Main.Entries {
-		entries, total, err = snap.tail(s, limit, 0)
+		entries, total, err = snap.tail(ctx, s, limit, 0)
 	}
 	return entries, total, unreadable(s, err)
 }
 
-func (snap *Snapshot) tail(s *Session, limit, skip int) ([]Entry, int, error) {
+func (snap *Snapshot) tail(ctx context.Context, s *Session, limit, skip int) ([]Entry, int, error) {
 	owned := snap.ownedIDs(s)
 	ring := make([]Entry, limit) // circular: the entry of line n is at n % limit
 	total := 0
 	seen := map[uint64]bool{}
-	err := walkLines(s.Main.Path, func(_ int32, l *rawLine) bool {
+	err := s.Main.eachEntry(ctx, transcript.WantText, func(l *transcript.Entry) bool {
 		total++
 		if total <= skip {
-			if l.Type == "assistant" && l.Message != nil && l.Message.ID != "" {
-				seen[IDKey(l.Message.ID)] = true // usage shows on a response's first line only
+			if l.Response != nil && l.Response.ID != "" {
+				seen[IDKey(l.Response.ID)] = true // usage shows on a response's first line only
 			}
 			return true
 		}
-		e := Entry{UUID: strings.Clone(l.UUID), Type: strings.Clone(l.Type), Time: parseTime(l.Timestamp), Sidechain: l.IsSidechain}
-		if l.Message != nil {
-			blocks := decodeBlocks(l.Message.Content)
-			var texts []string
-			for _, b := range blocks {
-				switch b.Type {
-				case "text":
-					if t := strings.TrimSpace(b.Text); t != "" {
-						texts = append(texts, t)
-					}
-				case "tool_use":
-					e.ToolCalls = append(e.ToolCalls, EntryCall{ID: strings.Clone(b.ID), Name: clip(b.Name, 120), Key: IDKey(b.ID)})
-				case "tool_result":
-					r := EntryResult{ToolUseID: strings.Clone(b.ToolUseID), IsError: b.IsError}
-					if b.IsError {
-						r.Text = clip(resultText(b.Content), 1000)
-					}
-					e.ToolResults = append(e.ToolResults, r)
+		e := Entry{UUID: strings.Clone(l.UUID), Type: strings.Clone(l.Type), Time: l.Time, Sidechain: l.Sidechain}
+		text := l.UserText
+		if l.Response != nil {
+			text = strings.TrimSpace(l.Text)
+		}
+		if l.Role != transcript.RoleOther {
+			for _, c := range l.Calls {
+				e.ToolCalls = append(e.ToolCalls, EntryCall{ID: strings.Clone(c.ID), Name: transcript.Clip(c.Name, 120), Key: IDKey(c.ID)})
+			}
+			for _, res := range l.Results {
+				r := EntryResult{ToolUseID: strings.Clone(res.ToolUseID), IsError: res.State == transcript.ResultError || res.State == transcript.ResultRejected}
+				if r.IsError {
+					r.Text = transcript.Clip(res.Text, 1000)
 				}
+				e.ToolResults = append(e.ToolResults, r)
 			}
-			if len(texts) > 0 {
-				e.Text = clip(strings.Join(texts, "\n"), 1000)
+			if text != "" {
+				e.Text = transcript.Clip(text, 1000)
 			}
-			if l.Type == "assistant" {
-				e.Model = strings.Clone(l.Message.Model)
-				if id := l.Message.ID; id != "" && !seen[IDKey(id)] {
+			if r := l.Response; r != nil {
+				e.Model = strings.Clone(r.Model)
+				if id := r.ID; id != "" && !seen[IDKey(id)] {
 					k := IDKey(id)
 					seen[k] = true
 					if u, ok := owned[k]; ok {
@@ -180,8 +146,8 @@ func (snap *Snapshot) tail(s *Session, limit, skip int) ([]Entry, int, error) {
 					}
 				}
 			}
-		} else if l.Type == "summary" {
-			e.Text = clip(l.Summary, 1000)
+		} else if l.Summary != "" {
+			e.Text = transcript.Clip(l.Summary, 1000)
 		}
 		ring[(total-1)%limit] = e
 		return true
@@ -242,27 +208,33 @@ type CallDetail struct {
 }
 
 // CallDetails re-reads the session's files for the calls with these keys.
-func (snap *Snapshot) CallDetails(s *Session, ids map[uint64]bool) (map[uint64]*CallDetail, error) {
+func (snap *Snapshot) CallDetails(ctx context.Context, s *Session, ids map[uint64]bool) (map[uint64]*CallDetail, error) {
 	out := map[uint64]*CallDetail{}
 	for _, f := range s.Files() {
-		err := walkLines(f.Path, func(_ int32, l *rawLine) bool {
-			if l.Message == nil {
+		err := f.eachEntryLazy(ctx, func(er transcript.EntryReader, l *transcript.Entry) bool {
+			wanted := false
+			for _, c := range l.Calls {
+				wanted = wanted || ids[IDKey(c.ID)]
+			}
+			for _, r := range l.Results {
+				wanted = wanted || ids[IDKey(r.ToolUseID)]
+			}
+			if !wanted {
 				return true
 			}
-			if !bytes.Contains(l.Message.Content, []byte(`"tool_`)) {
-				return true
-			}
-			for _, b := range decodeBlocks(l.Message.Content) {
-				switch {
-				case b.Type == "tool_use" && ids[IDKey(b.ID)]:
-					d := detailFor(out, b.ID)
-					d.Input = compactJSON(b.Input, 1000)
-					if in := decodeToolInput(b.Input); in.Command != "" {
-						d.Command = clip(in.Command, 1000)
+			l, _ = er.Entry(transcript.WantText | transcript.WantInputs)
+			for _, c := range l.Calls {
+				if ids[IDKey(c.ID)] {
+					d := detailFor(out, c.ID)
+					d.Input = transcript.Truncate(string(c.Input.Raw[:min(len(c.Input.Raw), 4000)]), 1000)
+					if c.Input.Command != "" {
+						d.Command = transcript.Clip(c.Input.Command, 1000)
 					}
-				case b.Type == "tool_result" && ids[IDKey(b.ToolUseID)]:
-					d := detailFor(out, b.ToolUseID)
-					d.ResultText = clip(resultText(b.Content), 1000)
+				}
+			}
+			for _, r := range l.Results {
+				if ids[IDKey(r.ToolUseID)] {
+					detailFor(out, r.ToolUseID).ResultText = transcript.Clip(r.Text, 1000)
 				}
 			}
 			return true

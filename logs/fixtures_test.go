@@ -55,7 +55,7 @@ func fxMakeLive(t *testing.T, root string) {
 
 func fxSnapshot(t *testing.T, root string, loc *time.Location) *Snapshot {
 	t.Helper()
-	st := NewStore(Config{Roots: []string{root}, Now: func() time.Time { return fxNow }, Pricing: testPricing(t),
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return fxNow }, Pricing: testPricing(t),
 		Location: loc, LiveWindow: 10 * time.Minute})
 	sn, err := st.Snapshot(context.Background(), nil)
 	if err != nil {

@@ -8,10 +8,10 @@ package logs
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +19,9 @@ import (
 	"time"
 	_ "time/tzdata" // zones for FuzzParseTimeRange on machines without zoneinfo
 	"unicode/utf8"
+
+	"github.com/agent-activity/agent-activity/claudecode"
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // seedLines returns realistic lines: this package's test transcripts, the
@@ -96,30 +99,20 @@ func FuzzDecodeLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		buf := append([]byte(nil), data...)
 		for _, kind := range []FileKind{MainFile, SubagentFile, LegacyAgentFile} {
-			fs := newFileSummary(discovered{path: "/nonexistent/p/s.jsonl", projectDir: "/nonexistent/p", project: "p", kind: kind, sessionID: "s"})
-			var l rawLine
+			fs := newFileSummary(discovered{File: transcript.File{Path: "/nonexistent/p/s.jsonl", ProjectDir: "/nonexistent/p", Project: "p", Kind: kind, SessionID: "s"}, agent: claudecode.Agent{}})
 			n := 0
-			for _, line := range bytes.Split(buf, []byte("\n")) {
-				if len(bytes.TrimSpace(line)) == 0 {
-					continue
-				}
-				st := decodeLine(line, &l)
-				if st == decodeFailed {
+			er := claudecode.NewReader(context.Background(), bytes.NewReader(buf), 0, 0)
+			for er.Scan() {
+				e, ok := er.Entry(transcript.WantText | transcript.WantInputs)
+				if !ok {
 					fs.Skipped++
 					continue
 				}
 				n++
 				fs.Lines++
-				fs.fold(&l, int32(fs.Lines))
-				if l.Message != nil {
-					for _, b := range decodeBlocks(l.Message.Content) {
-						_ = resultText(b.Content)
-						_ = decodeToolInput(b.Input)
-						_ = compactJSON(b.Input, 300)
-					}
-					_, _ = isPromptLine(&l, decodeBlocks(l.Message.Content))
-				}
+				fs.fold(e)
 			}
+			er.Close()
 			if fs.Entries != n {
 				t.Fatalf("entries %d, want %d", fs.Entries, n)
 			}
@@ -156,93 +149,6 @@ func FuzzDecodeLine(f *testing.F) {
 	})
 }
 
-// chunkReader returns at most n bytes per Read, to move line ends across
-// buffer boundaries.
-type chunkReader struct {
-	r io.Reader
-	n int
-}
-
-func (c *chunkReader) Read(p []byte) (int, error) {
-	if len(p) > c.n {
-		p = p[:c.n]
-	}
-	return c.r.Read(p)
-}
-
-// FuzzLineReader splits an arbitrary byte stream into lines. Properties: the
-// lines with their line ends reproduce the input byte for byte at the offsets
-// the reader reports; a line never holds '\n'; only the last line can be torn,
-// and it is torn exactly when the input does not end in '\n'.
-func FuzzLineReader(f *testing.F) {
-	f.Add([]byte("a\nb\n"), uint8(0), uint16(0))
-	f.Add([]byte("a\r\nb\r\n\r\n"), uint8(1), uint16(0))
-	f.Add([]byte("torn"), uint8(3), uint16(0))
-	f.Add([]byte("x\r"), uint8(1), uint16(0))
-	f.Add([]byte("\n\n\n"), uint8(2), uint16(0))
-	f.Add([]byte(""), uint8(0), uint16(0))
-	f.Add([]byte("head\nlong line follows\ntail"), uint8(200), uint16(4))     // a 300 KiB line inside
-	f.Add([]byte("head\nlong torn line at the end"), uint8(255), uint16(4+8)) // a 300 KiB torn tail
-	for _, l := range seedLines(f, 50) {
-		f.Add(append(l, '\n'), uint8(len(l)%256), uint16(0))
-	}
-	f.Fuzz(func(t *testing.T, data []byte, chunk uint8, pad uint16) {
-		input := data
-		if pad != 0 && pad%4 == 0 {
-			// Insert a line longer than the reader's 256 KiB buffer.
-			at := int(pad/4) % (len(data) + 1)
-			long := bytes.Repeat([]byte{'x'}, 300<<10)
-			input = append(append(append([]byte(nil), data[:at]...), long...), data[at:]...)
-		}
-		base := int64(chunk) * 1000
-		lr := NewLineReader(&chunkReader{r: bytes.NewReader(input), n: int(chunk) + 1}, base)
-		defer lr.Close()
-		off := base
-		lines, torn := 0, false
-		for lr.Scan() {
-			if torn {
-				t.Fatalf("a line after a torn line")
-			}
-			lines++
-			if lr.Start() != off {
-				t.Fatalf("line %d starts at %d, previous ended at %d", lines, lr.Start(), off)
-			}
-			if lr.Offset() <= lr.Start() {
-				t.Fatalf("line %d: empty extent [%d,%d)", lines, lr.Start(), lr.Offset())
-			}
-			seg := input[lr.Start()-base : lr.Offset()-base]
-			line := lr.Line()
-			if bytes.IndexByte(line, '\n') >= 0 {
-				t.Fatalf("line %d holds a newline", lines)
-			}
-			if !bytes.HasPrefix(seg, line) {
-				t.Fatalf("line %d is not its input segment: %q vs %q", lines, line, seg)
-			}
-			rest := string(seg[len(line):])
-			torn = lr.Torn()
-			switch {
-			case !torn && (rest == "\n" || rest == "\r\n"):
-			case torn && (rest == "" || rest == "\r"):
-			default:
-				t.Fatalf("line %d (torn %v) ends with %q", lines, torn, rest)
-			}
-			off = lr.Offset()
-		}
-		if lr.Err() != nil {
-			t.Fatalf("err %v", lr.Err())
-		}
-		if off-base != int64(len(input)) {
-			t.Fatalf("read %d of %d bytes", off-base, len(input))
-		}
-		if want := len(input) > 0 && input[len(input)-1] != '\n'; torn != want {
-			t.Fatalf("torn %v, want %v", torn, want)
-		}
-		if lr.Scan() {
-			t.Fatalf("Scan after the end returned true")
-		}
-	})
-}
-
 // FuzzClassifyError decides outcomes of arbitrary result texts, alone and
 // through the whole fold (a tool_use, then its tool_result as a string and as
 // a list of blocks). Properties: no panic; an is_error result is error or
@@ -261,32 +167,26 @@ func FuzzClassifyError(f *testing.F) {
 		f.Add(s, false, true)
 	}
 	f.Fuzz(func(t *testing.T, text string, isErr, sidechain bool) {
-		switch r := classifyError(text); r {
-		case ResultError, ResultRejected:
-		default:
-			t.Fatalf("classifyError(%q) = %v", text, r)
-		}
-		if strings.HasPrefix(text, "The user doesn't want to proceed with this tool use") && classifyError(text) != ResultRejected {
-			t.Fatalf("a rejection classified as error: %q", text)
-		}
 		enc, _ := json.Marshal(text)
 		var round string
 		json.Unmarshal(enc, &round) // what the transcript holds after JSON encoding
 		for _, content := range []string{string(enc), `[{"type":"text","text":` + string(enc) + `}]`} {
-			fs := newFileSummary(discovered{path: "/nonexistent/s.jsonl", kind: MainFile, sessionID: "s"})
+			fs := newFileSummary(discovered{File: transcript.File{Path: "/nonexistent/s.jsonl", Kind: MainFile, SessionID: "s"}, agent: claudecode.Agent{}})
 			side := ""
 			if sidechain {
 				side = `"isSidechain":true,`
 			}
 			use := `{"type":"assistant",` + side + `"message":{"id":"m1","content":[{"type":"tool_use","id":"toolu_f","name":"Bash","input":{"command":"x"}}]}}`
 			res := fmt.Sprintf(`{"type":"user",%s"message":{"content":[{"type":"tool_result","tool_use_id":"toolu_f","content":%s,"is_error":%v}]}}`, side, content, isErr)
-			var l rawLine
-			for i, line := range []string{use, res} {
-				if st := decodeLine([]byte(line), &l); st != decodedOK {
-					t.Fatalf("line %d does not decode (%v): %s", i, st, line)
+			er := claudecode.NewReader(context.Background(), strings.NewReader(use+"\n"+res+"\n"), 0, 0)
+			for er.Scan() {
+				e, ok := er.Entry(0)
+				if !ok || e.Drift {
+					t.Fatalf("line %d does not decode: %s", er.Lines().Number(), er.Lines().Bytes())
 				}
-				fs.fold(&l, int32(i+1))
+				fs.fold(e)
 			}
+			er.Close()
 			if len(fs.Calls) != 1 {
 				t.Fatalf("%d calls", len(fs.Calls))
 			}
@@ -294,7 +194,7 @@ func FuzzClassifyError(f *testing.F) {
 			want := OutcomeOK
 			if isErr {
 				want = OutcomeError
-				if classifyError(round) == ResultRejected {
+				if rejected(round) {
 					want = OutcomeRejected
 				}
 			}
@@ -354,4 +254,11 @@ func FuzzParseTimeRange(f *testing.F) {
 			t.Fatalf("since %q = %d lies after now %d", since, r.Since, now.UnixMilli())
 		}
 	})
+}
+
+// rejected is SPEC §3's rule for a result stopped by the user.
+func rejected(text string) bool {
+	return strings.HasPrefix(text, "The user doesn't want to proceed with this tool use") ||
+		strings.HasPrefix(text, "The user doesn't want to take this action") ||
+		strings.Contains(text, "[Request interrupted by user for tool use]")
 }

@@ -111,7 +111,7 @@ func viewOf(t *testing.T, snap *Snapshot, s *Session) sessionView {
 		fmt.Fprint(&vers, f.Versions)
 	}
 	v.CallsDump, v.MessagesDump, v.Versions = calls.String(), msgs.String(), vers.String()
-	entries, total, err := snap.Tail(s, 1000)
+	entries, total, err := snap.Tail(context.Background(), s, 1000)
 	if err != nil {
 		v.ReadErrors += "tail: " + err.Error() + "; "
 	}
@@ -121,7 +121,7 @@ func viewOf(t *testing.T, snap *Snapshot, s *Session) sessionView {
 			v.TailWithUsage++
 		}
 	}
-	r, err := snap.Recap(s, 20)
+	r, err := snap.Recap(context.Background(), s, 20)
 	if err != nil {
 		v.ReadErrors += "recap: " + err.Error() + "; "
 	} else {
@@ -186,7 +186,7 @@ func (e *hostileEnv) config(roots ...string) Config {
 	if len(roots) == 0 {
 		roots = []string{e.root}
 	}
-	return Config{Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(e.t), Location: time.UTC}
+	return Config{Agents: testAgents, Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(e.t), Location: time.UTC}
 }
 
 // snapshotFresh reads the tree with a new store, failing on a panic or a hang.

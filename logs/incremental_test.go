@@ -69,7 +69,7 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 		}
 		return nil
 	})
-	cfg := Config{Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
+	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
 	st := NewStore(cfg)
 	if _, err := st.Snapshot(context.Background(), nil); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-activity/agent-activity/claudecode"
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 var testNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
@@ -207,7 +210,7 @@ func TestTornLastLine(t *testing.T) {
 	}
 	// Live: not an entry, not skipped; it is read once it is complete.
 	root := writeTree(t, map[string]string{"p/" + sidA + ".jsonl": full + torn}, testNow.Add(-time.Minute))
-	st := NewStore(Config{Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
 	sn, err := st.Snapshot(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +237,7 @@ func TestTornLastLine(t *testing.T) {
 func TestIncrementalAppendAndReplace(t *testing.T) {
 	first := asst(sidA, "a1", "2026-11-28T10:00:00.000Z", "msg_1", "m", textBlock, 10, 1, 0, 0, "")
 	root := writeTree(t, map[string]string{"p/" + sidA + ".jsonl": first}, old)
-	st := NewStore(Config{Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
 	s1, _ := st.Snapshot(context.Background(), nil)
 	s2, _ := st.Snapshot(context.Background(), nil)
 	if s1 != s2 {
@@ -350,7 +353,7 @@ func TestPromptsAreHumanTextOnly(t *testing.T) {
 	if s.Main.HumanPrompts != 2 || s.FirstPrompt() != "real first" || s.MessageCount != 2 {
 		t.Fatalf("prompts=%d first=%q count=%d", s.Main.HumanPrompts, s.FirstPrompt(), s.MessageCount)
 	}
-	r, err := sn.Recap(s, 20)
+	r, err := sn.Recap(context.Background(), s, 20)
 	if err != nil || len(r.Prompts) != 2 || r.Prompts[1] != "real last" {
 		t.Fatalf("recap prompts %v %v", r.Prompts, err)
 	}
@@ -469,7 +472,7 @@ func TestUsageReportDaysInZone(t *testing.T) {
 		{tokyo, "2026-11-26=111 "},           // 07:30, 10:30, 18:00 JST
 		{la, "2026-11-25=110 2026-11-26=1 "}, // 14:30, 17:30 PST, 01:00 PST next day
 	} {
-		st := NewStore(Config{Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t), Location: c.loc})
+		st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t), Location: c.loc})
 		sn, _ := st.Snapshot(context.Background(), nil)
 		rep := sn.Report(ReportQuery{GroupBy: []string{"day"}})
 		var got strings.Builder
@@ -561,12 +564,12 @@ func TestTailLimitIsASuffix(t *testing.T) {
 	}
 	sn := snap(t, writeTree(t, map[string]string{"p/" + sidA + ".jsonl": lines.String()}, old))
 	s := sn.Sessions[0]
-	all, total, err := sn.Tail(s, 1000)
+	all, total, err := sn.Tail(context.Background(), s, 1000)
 	if err != nil || total != 30 || len(all) != 30 {
 		t.Fatalf("full tail: %d of %d, %v", len(all), total, err)
 	}
 	for _, limit := range []int{1, 2, 4, 7, 29, 30} {
-		got, total, err := sn.Tail(s, limit)
+		got, total, err := sn.Tail(context.Background(), s, limit)
 		if err != nil || total != 30 {
 			t.Fatalf("limit %d: total %d, %v", limit, total, err)
 		}
@@ -588,3 +591,6 @@ func TestTailLimitIsASuffix(t *testing.T) {
 		}
 	}
 }
+
+// testAgents are the formats every test store reads.
+var testAgents = []transcript.Agent{claudecode.Agent{}}

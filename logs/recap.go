@@ -1,10 +1,14 @@
 package logs
 
 import (
+	"context"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // Recap is the raw material of a handoff note for one session. Text is raw
@@ -13,7 +17,6 @@ type Recap struct {
 	Prompts      []string // every human prompt of the main thread, oldest first (clipped, at most the last 6 kept)
 	PromptCount  int
 	FinalText    string // the last assistant text on the main thread
-	FinalTime    int64
 	Files        []FileChange
 	Commands     []Command // the last Bash/PowerShell commands, oldest first
 	CommandTotal int
@@ -67,7 +70,7 @@ const maxRecapCommands = 20
 // commands' and failing calls' text, one over its main file for prompts and
 // todos, the first prompt of each subagent file, and the summaries in memory.
 // maxFailing bounds the failing calls kept.
-func (snap *Snapshot) Recap(s *Session, maxFailing int) (*Recap, error) {
+func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*Recap, error) {
 	live := snap.IsLive(s)
 	r := &Recap{}
 	// Files changed and commands come from every file of the session.
@@ -82,7 +85,7 @@ func (snap *Snapshot) Recap(s *Session, maxFailing int) (*Recap, error) {
 					files[c.Path] = fc
 				}
 				fc.Count++
-				if !contains(fc.Tools, c.Name) {
+				if !slices.Contains(fc.Tools, c.Name) {
 					fc.Tools = append(fc.Tools, c.Name)
 				}
 				if c.Time > fc.Last {
@@ -117,7 +120,7 @@ func (snap *Snapshot) Recap(s *Session, maxFailing int) (*Recap, error) {
 	for _, c := range r.Failing {
 		ids[c.Key] = true
 	}
-	details, err := snap.CallDetails(s, ids)
+	details, err := snap.CallDetails(ctx, s, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +146,7 @@ func (snap *Snapshot) Recap(s *Session, maxFailing int) (*Recap, error) {
 				r.Summaries = append(r.Summaries, "summary: "+sl.Text)
 			}
 		}
-		if err := r.readMain(s.Main.Path); err != nil {
+		if err := r.readMain(ctx, s.Main); err != nil {
 			return nil, unreadable(s, err)
 		}
 	}
@@ -159,8 +162,8 @@ func (snap *Snapshot) Recap(s *Session, maxFailing int) (*Recap, error) {
 		}
 	}
 	for _, f := range s.Subagents {
-		sr := SubagentRecap{File: relPath(f.Root, f.Path), AgentID: f.AgentID, AgentType: f.AgentType, Description: f.AgentDesc}
-		sr.FirstPrompt, _ = firstUserText(f.Path)
+		sr := SubagentRecap{File: relPath(f.Root.Path, f.Path), AgentID: f.AgentID, AgentType: f.AgentType, Description: f.AgentDesc}
+		sr.FirstPrompt, _ = firstUserText(ctx, f)
 		if t := usageByFile[f]; t != nil {
 			sr.Usage = *t
 		}
@@ -178,46 +181,43 @@ func isShellTool(name string) bool {
 }
 
 // readMain collects prompts, the final assistant text and the last todo list.
-func (r *Recap) readMain(path string) error {
+func (r *Recap) readMain(ctx context.Context, f *FileSummary) error {
 	var tasks []Todo
 	taskIdx := map[string]int{}
-	err := walkLines(path, func(_ int32, l *rawLine) bool {
-		if l.Message == nil || l.IsSidechain {
+	err := f.eachEntry(ctx, transcript.WantText|transcript.WantInputs, func(l *transcript.Entry) bool {
+		if l.Sidechain {
 			return true
 		}
-		blocks := decodeBlocks(l.Message.Content)
-		switch l.Type {
-		case "user":
-			if t, ok := isPromptLine(l, blocks); ok {
+		switch l.Role {
+		case transcript.RoleUser:
+			if l.HasPrompt {
 				r.PromptCount++
-				r.Prompts = append(r.Prompts, clip(t, 1000))
+				r.Prompts = append(r.Prompts, transcript.Clip(l.Prompt, 1000))
 				if len(r.Prompts) > 6 {
 					r.Prompts = r.Prompts[1:]
 				}
 			}
-		case "assistant":
-			for _, b := range blocks {
-				switch {
-				case b.Type == "text" && strings.TrimSpace(b.Text) != "":
-					r.FinalText, r.FinalTime = clip(b.Text, 4000), parseTime(l.Timestamp)
-				case b.Type == "tool_use" && b.Name == "TodoWrite":
-					in := decodeToolInput(b.Input)
+		case transcript.RoleAssistant:
+			if l.Text != "" {
+				r.FinalText = transcript.Clip(l.Text, 4000)
+			}
+			for _, c := range l.Calls {
+				switch c.Name {
+				case "TodoWrite":
 					r.Todos, r.TodoSource = nil, "TodoWrite"
-					for _, td := range in.Todos {
+					for _, td := range c.Input.Todos {
 						if td.Status != "completed" {
-							r.Todos = append(r.Todos, Todo{Text: clip(td.Content, 300), Status: clip(td.Status, 40)})
+							r.Todos = append(r.Todos, Todo{Text: transcript.Clip(td.Content, 300), Status: transcript.Clip(td.Status, 40)})
 						}
 					}
-				case b.Type == "tool_use" && b.Name == "TaskCreate":
-					in := decodeToolInput(b.Input)
+				case "TaskCreate":
 					id := strconv.Itoa(len(tasks) + 1)
 					taskIdx[id] = len(tasks)
-					tasks = append(tasks, Todo{Text: clip(in.Subject, 300), Status: "pending"})
+					tasks = append(tasks, Todo{Text: transcript.Clip(c.Input.TaskSubject, 300), Status: "pending"})
 					r.TodoSource = "tasks"
-				case b.Type == "tool_use" && b.Name == "TaskUpdate":
-					in := decodeToolInput(b.Input)
-					if i, ok := taskIdx[in.TaskID]; ok && in.Status != "" {
-						tasks[i].Status = clip(in.Status, 40)
+				case "TaskUpdate":
+					if i, ok := taskIdx[c.Input.TaskID]; ok && c.Input.TaskStatus != "" {
+						tasks[i].Status = transcript.Clip(c.Input.TaskStatus, 40)
 					}
 				}
 			}
@@ -238,19 +238,14 @@ func (r *Recap) readMain(path string) error {
 }
 
 // firstUserText returns the text of the first user line of a file (a subagent's prompt).
-func firstUserText(path string) (string, error) {
+func firstUserText(ctx context.Context, f *FileSummary) (string, error) {
 	var out string
-	err := walkLines(path, func(_ int32, l *rawLine) bool {
-		if l.Type != "user" || l.Message == nil {
+	err := f.eachEntry(ctx, transcript.WantText, func(l *transcript.Entry) bool {
+		if l.Type != "user" || l.UserText == "" {
 			return true
 		}
-		for _, b := range decodeBlocks(l.Message.Content) {
-			if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
-				out = clip(b.Text, 1000)
-				return false
-			}
-		}
-		return true
+		out = transcript.Clip(l.UserText, 1000)
+		return false
 	})
 	return out, err
 }

@@ -1,10 +1,12 @@
 package logs
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"sort"
+	"strings"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // RecentResult is the answer to "the most recently active sessions" on a cold
@@ -39,7 +41,8 @@ func (s *Store) Recent(ctx context.Context, limit int, repo string) (RecentResul
 	if s.snap != nil {
 		return RecentResult{}, false, nil
 	}
-	found, roots := s.dirs.discover(s.cfg.Roots)
+	found, roots := discover(s.dirs, s.cfg.Roots, s.cfg.Agents, s.found)
+	s.found = found
 	type candidate struct {
 		key   string
 		files []discovered
@@ -48,14 +51,14 @@ func (s *Store) Recent(ctx context.Context, limit int, repo string) (RecentResul
 	byKey := map[string]*candidate{}
 	var cands []*candidate
 	for _, d := range found {
-		sid := d.sessionID
-		if d.kind == LegacyAgentFile {
-			sid = headField(d.path, `"sessionId":"`)
+		sid := d.SessionID
+		if d.Kind == LegacyAgentFile {
+			sid = headField(d, func(e *transcript.Entry) string { return e.SessionID })
 			if sid == "" {
-				sid = "agent-" + d.agentID
+				sid = "agent-" + d.AgentID
 			}
 		}
-		key := d.projectDir + "/" + sid
+		key := d.ProjectDir + "/" + sid
 		c := byKey[key]
 		if c == nil {
 			c = &candidate{key: key}
@@ -63,7 +66,7 @@ func (s *Store) Recent(ctx context.Context, limit int, repo string) (RecentResul
 			cands = append(cands, c)
 		}
 		c.files = append(c.files, d)
-		if mt := d.info.mtime.UnixMilli(); mt > c.mtime {
+		if mt := d.Info.ModTime.UnixMilli(); mt > c.mtime {
 			c.mtime = mt
 		}
 	}
@@ -93,9 +96,9 @@ func (s *Store) Recent(ctx context.Context, limit int, repo string) (RecentResul
 		var batch []discovered
 		for n := 0; next < len(cands) && n < size; next, n = next+1, n+1 {
 			for _, d := range cands[next].files {
-				if read[d.path] == nil {
+				if read[d.Path] == nil {
 					fs := newFileSummary(d)
-					read[d.path] = fs
+					read[d.Path] = fs
 					work = append(work, fs)
 					batch = append(batch, d)
 				}
@@ -137,46 +140,42 @@ func (s *Store) Recent(ctx context.Context, limit int, repo string) (RecentResul
 	}
 }
 
-// headField returns the value of the first `"name":"value"` in the first
-// 16 KB of a file (a cheap look that does not decode the file).
-func headField(path, needle string) string {
-	f, err := openRegular(path)
+// headField returns the first non-empty value pick finds among the entries
+// in the first 64 KB of a file (a cheap look that does not read the file).
+func headField(d discovered, pick func(e *transcript.Entry) string) string {
+	fh, err := d.Root.Open(d.Path)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	b, _ := io.ReadAll(io.LimitReader(f, 16<<10))
-	i := bytes.Index(b, []byte(needle))
-	if i < 0 {
-		return ""
+	defer fh.Close()
+	er := d.agent.NewReader(context.Background(), io.LimitReader(fh, 64<<10), 0, 0)
+	defer er.Close()
+	for er.Scan() {
+		if e, ok := er.Entry(0); ok {
+			if v := pick(e); v != "" {
+				return strings.Clone(v)
+			}
+		}
 	}
-	rest := b[i+len(needle):]
-	j := bytes.IndexByte(rest, '"')
-	if j < 0 {
-		return ""
-	}
-	var v string
-	if unmarshal(b[i+len(needle)-1:i+len(needle)+j+1], &v) != nil {
-		return ""
-	}
-	return v
+	return ""
 }
 
 // headMatchesRepo applies the repo filter to a session not yet read, from the
 // first cwd in its files (or its folder name when none has one).
 func headMatchesRepo(files []discovered, repo string) bool {
+	cwdOf := func(e *transcript.Entry) string { return e.Cwd }
 	cwd := ""
 	for _, d := range files {
-		if d.kind == MainFile {
-			cwd = headField(d.path, `"cwd":"`)
+		if d.Kind == MainFile {
+			cwd = headField(d, cwdOf)
 		}
 	}
 	if cwd == "" && len(files) > 0 {
-		cwd = headField(files[0].path, `"cwd":"`)
+		cwd = headField(files[0], cwdOf)
 	}
 	s := &Session{Cwd: cwd, Repo: lastElem(cwd)}
 	if cwd == "" && len(files) > 0 {
-		s.Repo = decodeProjectName(files[0].project)
+		s.Repo = decodeProjectName(files[0].Project)
 	}
 	return MatchRepo(s, repo)
 }

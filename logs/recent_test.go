@@ -19,7 +19,7 @@ func TestRecentMatchesFullSnapshot(t *testing.T) {
 	if err := fixture.CopyTree(filepath.Join("..", "testdata", "projects"), root); err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
+	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
 	full, err := NewStore(cfg).Snapshot(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

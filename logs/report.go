@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -46,10 +47,10 @@ func ParseGroupBy(v string) ([]string, error) {
 	var out []string
 	for _, raw := range parts {
 		p := strings.TrimSpace(strings.ToLower(raw))
-		if !contains(GroupKeys, p) {
+		if !slices.Contains(GroupKeys, p) {
 			return nil, InvalidArgument("group_by", "group_by key %q is not one of %s", clipArg(strings.TrimSpace(raw)), strings.Join(GroupKeys, ", "))
 		}
-		if contains(out, p) {
+		if slices.Contains(out, p) {
 			return nil, InvalidArgument("group_by", "group_by names %q twice", p)
 		}
 		out = append(out, p)

@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"container/heap"
 	"context"
-	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // Search roles.
@@ -24,8 +23,6 @@ const (
 
 // SearchQuery is a text search over transcripts.
 type SearchQuery struct {
-	Pattern  string
-	Regex    bool
 	Roles    map[string]bool // empty: all roles
 	Sessions []*Session      // the sessions to search
 	Range    TimeRange
@@ -37,13 +34,12 @@ type SearchQuery struct {
 
 // SearchHit is one matching entry. Snippet is raw text around the hit.
 type SearchHit struct {
-	Session   *Session
-	File      *FileSummary
-	Time      int64
-	UUID      string
-	Role      string
-	Snippet   string
-	SnippetAt int // byte offset of the hit inside Snippet
+	Session *Session
+	File    *FileSummary
+	Time    int64
+	UUID    string
+	Role    string
+	Snippet string
 }
 
 // SearchResult holds the newest Limit hits and the count of all hits.
@@ -301,10 +297,10 @@ func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q Sea
 	hc := &hitCollector{limit: q.Limit}
 	var hook lineHook
 	searchers := sync.Pool{New: func() any { return &lineSearcher{q: q, m: m, scanned: &hc.scanned, add: hc.add} }}
-	hook = func(f *FileSummary, line []byte, l *rawLine) {
+	hook = func(f *FileSummary, er transcript.EntryReader) {
 		ls := searchers.Get().(*lineSearcher)
-		hc.scanned.Add(int64(len(line)) + 1)
-		ls.line(f, nil, line, l, true)
+		hc.scanned.Add(int64(len(er.Lines().Bytes())) + 1)
+		ls.line(f, nil, er)
 		searchers.Put(ls)
 	}
 	snap, combined, err := s.snapshot(ctx, progress, hook)
@@ -325,22 +321,16 @@ func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q Sea
 }
 
 func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, m *matcher, scanned *atomic.Int64, add func(SearchHit)) {
-	fh, err := openRegular(f.Path)
+	fh, er, err := f.openEntries(ctx)
 	if err != nil {
 		return
 	}
 	defer fh.Close()
-	lr := NewLineReader(fh, 0)
-	defer lr.Close()
+	defer er.Close()
 	ls := &lineSearcher{q: q, m: m, scanned: scanned, add: add}
-	var l rawLine
-	for n := 0; lr.Scan(); n++ {
-		if n%512 == 0 && ctx.Err() != nil {
-			break
-		}
-		line := lr.Line()
-		scanned.Add(int64(len(line)) + 1)
-		ls.line(f, s, line, &l, false)
+	for er.Scan() {
+		scanned.Add(int64(len(er.Lines().Bytes())) + 1)
+		ls.line(f, s, er)
 	}
 }
 
@@ -353,26 +343,22 @@ type lineSearcher struct {
 	add     func(SearchHit)
 }
 
-// line searches one raw line of f; l holds its decoding when decoded is true
-// (otherwise l is scratch space).
-func (ls *lineSearcher) line(f *FileSummary, s *Session, line []byte, l *rawLine, decoded bool) {
+// line searches the current line of er, a reader of f: the raw bytes are
+// checked first, and only a line that may match is decoded.
+func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryReader) {
 	q, m := ls.q, ls.m
-	if !m.lineMayMatch(line) && !bytes.Contains(line, persistedMarker) {
+	if line := er.Lines().Bytes(); !m.lineMayMatch(line) && !bytes.Contains(line, persistedMarker) {
 		return
 	}
-	if !decoded && decodeLine(line, l) == decodeFailed {
+	l, ok := er.Entry(transcript.WantText)
+	if !ok || l.Role == transcript.RoleOther {
 		return
 	}
-	if l.Message == nil || (l.Type != "user" && l.Type != "assistant") {
-		return
-	}
-	ts := parseTime(l.Timestamp)
-	if !q.Range.Contains(ts) {
+	if !q.Range.Contains(l.Time) {
 		return
 	}
 	want := func(role string) bool { return len(q.Roles) == 0 || q.Roles[role] }
-	sidechain := f.Kind != MainFile || l.IsSidechain
-	blocks := decodeBlocks(l.Message.Content)
+	sidechain := f.Kind != MainFile || l.Sidechain
 	emit := func(role, text string) bool {
 		at, n := m.find(text)
 		if at < 0 {
@@ -384,63 +370,46 @@ func (ls *lineSearcher) line(f *FileSummary, s *Session, line []byte, l *rawLine
 				at, n = 0, 0 // the hit was inside a redacted secret
 			}
 		}
-		snip, off := snippetAround(text, at, n, 238)
-		ls.add(SearchHit{Session: s, File: f, Time: ts, UUID: strings.Clone(l.UUID), Role: role, Snippet: snip, SnippetAt: off})
+		snip := snippetAround(text, at, n, 238)
+		ls.add(SearchHit{Session: s, File: f, Time: l.Time, UUID: strings.Clone(l.UUID), Role: role, Snippet: snip})
 		return true
 	}
-	switch l.Type {
-	case "user":
-		for _, b := range blocks {
-			if b.Type != "tool_result" || !want(RoleToolResult) {
-				continue
-			}
-			text := resultText(b.Content)
-			if strings.HasPrefix(text, "<persisted-output>") {
-				if full, ok := readSpill(f, b.ToolUseID, ls.scanned); ok {
-					text = full
+	switch l.Role {
+	case transcript.RoleUser:
+		if want(RoleToolResult) {
+			for _, r := range l.Results {
+				text := r.Text
+				if r.Spilled {
+					if full, ok := readSpill(f, r.ToolUseID, ls.scanned); ok {
+						text = full
+					}
+				}
+				if emit(RoleToolResult, text) {
+					return // one match per entry
 				}
 			}
-			if emit(RoleToolResult, text) {
-				return // one match per entry
-			}
 		}
-		if !sidechain && want(RoleUser) {
-			if t, ok := isPromptLine(l, blocks); ok {
-				emit(RoleUser, t)
-			}
+		if !sidechain && want(RoleUser) && l.HasPrompt && len(l.Results) == 0 {
+			emit(RoleUser, l.Prompt)
 		}
-	case "assistant":
-		if !want(RoleAssistant) {
-			return
-		}
-		var parts []string
-		for _, b := range blocks {
-			if b.Type == "text" && b.Text != "" {
-				parts = append(parts, b.Text)
-			}
-		}
-		if len(parts) > 0 {
-			emit(RoleAssistant, strings.Join(parts, "\n"))
+	case transcript.RoleAssistant:
+		if want(RoleAssistant) && l.Text != "" {
+			emit(RoleAssistant, l.Text)
 		}
 	}
 }
 
-// readSpill reads <project>/<sessionId>/tool-results/<id>.txt when it exists.
+// readSpill reads the whole spilled output of a tool call, when the agent
+// keeps one, through the root's containment check.
 func readSpill(f *FileSummary, toolUseID string, scanned *atomic.Int64) (string, bool) {
-	if toolUseID == "" || strings.ContainsAny(toolUseID, `/\`) || strings.Contains(toolUseID, "..") {
+	p := f.agent.SpillPath(&f.File, toolUseID)
+	if p == "" {
 		return "", false
 	}
-	p := filepath.Join(f.ProjectDir, f.SessionID, "tool-results", toolUseID+".txt")
-	st, err := os.Lstat(p)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > 64<<20 {
+	if st := transcript.Stat(p); !st.Regular || st.Size > 64<<20 {
 		return "", false
 	}
-	fh, err := openRegular(p)
-	if err != nil {
-		return "", false
-	}
-	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, 64<<20))
+	b, err := f.Root.ReadSmall(p, 64<<20)
 	if err != nil {
 		return "", false
 	}
@@ -449,8 +418,8 @@ func readSpill(f *FileSummary, toolUseID string, scanned *atomic.Int64) (string,
 }
 
 // snippetAround cuts up to max runes of text around [at, at+n), on rune
-// boundaries, collapsing whitespace runs; it returns the snippet and the hit offset.
-func snippetAround(text string, at, n, max int) (string, int) {
+// boundaries.
+func snippetAround(text string, at, n, max int) string {
 	start, end := at, at+n
 	if end > len(text) {
 		end = len(text)
@@ -467,7 +436,6 @@ func snippetAround(text string, at, n, max int) (string, int) {
 		budget--
 	}
 	snip := text[start:end]
-	off := at - start
 	prefix, suffix := "", ""
 	if start > 0 {
 		prefix = "…"
@@ -476,7 +444,7 @@ func snippetAround(text string, at, n, max int) (string, int) {
 		suffix = "…"
 	}
 	// Clone: text may alias the reader's buffer.
-	return strings.Clone(strings.ToValidUTF8(prefix+snip+suffix, "\uFFFD")), off + len(prefix)
+	return strings.Clone(strings.ToValidUTF8(prefix+snip+suffix, "\uFFFD"))
 }
 
 // hitHeap is a min-heap on time, keeping the newest hits.

@@ -18,7 +18,7 @@ func TestSearchWhileReadingMatchesSearch(t *testing.T) {
 	if err := fixture.CopyTree(filepath.Join("..", "testdata", "projects"), root); err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
+	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
 	for _, c := range []struct {
 		pattern string
 		regex   bool

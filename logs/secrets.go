@@ -1,10 +1,8 @@
 package logs
 
 import (
-	"bytes"
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -43,7 +41,8 @@ type SecretScan struct {
 	BytesScanned int64
 }
 
-var blobType = []byte(`"type":"api-request-blob"`)
+// blobType is the line kind that repeats other lines' request text.
+const blobType = "api-request-blob"
 
 // ScanSecrets reads every transcript line of the sessions (main and subagent
 // files) and their spilled tool results. Lines of type api-request-blob repeat
@@ -51,8 +50,8 @@ var blobType = []byte(`"type":"api-request-blob"`)
 func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretScan, error) {
 	type job struct {
 		s    *Session
+		f    *FileSummary // the transcript, or the one whose spilled output this is
 		path string
-		root string
 		txt  bool
 	}
 	var jobs []job
@@ -60,14 +59,22 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		if !q.Range.Overlaps(s.Start, s.End) {
 			continue
 		}
-		for _, f := range s.Files() {
-			jobs = append(jobs, job{s: s, path: f.Path, root: f.Root})
+		files := s.Files()
+		for _, f := range files {
+			jobs = append(jobs, job{s: s, f: f, path: f.Path})
 		}
-		dir := filepath.Join(s.ProjectDir, s.ID, "tool-results")
-		if entries, err := os.ReadDir(dir); err == nil {
+		if len(files) == 0 {
+			continue
+		}
+		f := files[0]
+		dir := f.agent.SpillDir(&f.File)
+		if dir == "" {
+			continue
+		}
+		if entries, err := f.Root.ReadDir(dir); err == nil {
 			for _, e := range entries {
 				if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".txt") {
-					jobs = append(jobs, job{s: s, path: filepath.Join(dir, e.Name()), root: s.Root, txt: true})
+					jobs = append(jobs, job{s: s, f: f, path: filepath.Join(dir, e.Name()), txt: true})
 				}
 			}
 		}
@@ -80,7 +87,7 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 	)
 	parallel(ctx, len(jobs), func(i int) {
 		j := jobs[i]
-		found := scanSecretFile(ctx, j.s, j.path, j.root, j.txt, q, &scanned)
+		found := scanSecretFile(ctx, j.s, j.f, j.path, j.txt, q, &scanned)
 		files.Add(1)
 		if len(found) > 0 {
 			mu.Lock()
@@ -105,8 +112,8 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 	return res, nil
 }
 
-func scanSecretFile(ctx context.Context, s *Session, path, root string, txt bool, q SecretQuery, scanned *atomic.Int64) []SecretFinding {
-	fh, err := openRegular(path)
+func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string, txt bool, q SecretQuery, scanned *atomic.Int64) []SecretFinding {
+	fh, err := f.Root.Open(path)
 	if err != nil {
 		return nil
 	}
@@ -115,7 +122,7 @@ func scanSecretFile(ctx context.Context, s *Session, path, root string, txt bool
 	if st, err := fh.Stat(); err == nil {
 		mtime = st.ModTime().UnixMilli()
 	}
-	rel := relPath(root, path)
+	rel := relPath(f.Root.Path, path)
 	var out []SecretFinding
 	if txt {
 		// A spilled output is plain text: scan it whole, so a PEM block over
@@ -137,56 +144,40 @@ func scanSecretFile(ctx context.Context, s *Session, path, root string, txt bool
 		}
 		return out
 	}
-	lr := NewLineReader(fh, 0)
-	defer lr.Close()
-	lineNo := 0
+	er := f.agent.NewReader(ctx, fh, 0, 0)
+	defer er.Close()
 	var buf []byte
-	for lr.Scan() {
-		if lineNo%512 == 0 && ctx.Err() != nil {
-			return out
-		}
-		lineNo++
-		line := lr.Line()
+	for er.Scan() {
+		line := er.Lines().Bytes()
 		scanned.Add(int64(len(line)) + 1)
-		if len(line) == 0 {
+		buf = unescapeJSON(buf[:0], line)
+		matches := q.Find(string(buf))
+		if len(matches) == 0 {
 			continue
 		}
-		if bytes.Contains(line, blobType) {
-			continue
-		}
+		// Only a line with a finding is decoded, for its time and kind.
 		ts := mtime
-		if t := lineTimestamp(line); t != 0 {
-			ts = t
+		if e, ok := er.Entry(0); ok {
+			if e.Type == blobType {
+				continue // repeats other lines' text
+			}
+			if e.Time != 0 {
+				ts = e.Time
+			}
 		}
 		if !q.Range.Contains(ts) {
 			continue
 		}
-		buf = unescapeJSON(buf[:0], line)
-		matches := q.Find(string(buf))
 		seen := map[string]bool{}
 		for _, m := range matches {
 			if seen[m.Secret] {
 				continue
 			}
 			seen[m.Secret] = true
-			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: lineNo, Session: s, Time: ts, Secret: m.Secret})
+			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: er.Lines().Number(), Session: s, Time: ts, Secret: m.Secret})
 		}
 	}
 	return out
-}
-
-// lineTimestamp reads the "timestamp" of a raw line without decoding it whole.
-func lineTimestamp(line []byte) int64 {
-	i := bytes.Index(line, []byte(`"timestamp":"`))
-	if i < 0 {
-		return 0
-	}
-	rest := line[i+13:]
-	j := bytes.IndexByte(rest, '"')
-	if j < 0 {
-		return 0
-	}
-	return parseTime(string(rest[:j]))
 }
 
 // unescapeJSON decodes the escapes of a raw JSON line in place of a full

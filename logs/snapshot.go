@@ -126,7 +126,7 @@ type Tally struct {
 }
 
 func (t *Tally) add(p *pricing.Table, model string, u Usage) {
-	usd, ok := p.Cost(model, pricingUsage(u))
+	usd, ok := p.Cost(model, u)
 	t.addCost(model, u, usd, ok)
 }
 
@@ -137,11 +137,6 @@ func (t *Tally) addCost(model string, u Usage, usd float64, priced bool) {
 
 // addResponse adds a response, priced once when the snapshot was built.
 func (t *Tally) addResponse(r *Response) { t.addCost(r.Model, r.Usage, r.Cost, r.Priced) }
-
-func pricingUsage(u Usage) pricing.Usage {
-	return pricing.Usage{Input: u.Input, Output: u.Output, CacheCreate5m: u.CacheCreate5m,
-		CacheCreate1h: u.CacheCreate1h, CacheRead: u.CacheRead, Fast: u.Fast}
-}
 
 // Merge adds o into t.
 func (t *Tally) Merge(o Tally) {
@@ -197,7 +192,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		key := f.ProjectDir + string(filepath.Separator) + sid
 		s := bySession[key]
 		if s == nil {
-			s = &Session{ID: sid, Key: key, Root: f.Root, ProjectDir: f.ProjectDir, Project: f.Project}
+			s = &Session{ID: sid, Key: key, Root: f.Root.Path, ProjectDir: f.ProjectDir, Project: f.Project}
 			bySession[key] = s
 		}
 		if f.Kind == MainFile {
@@ -238,7 +233,7 @@ func (s *Session) tally(p *pricing.Table) {
 	idx := map[bucketKey]int{}
 	for i := range s.responses {
 		r := &s.responses[i]
-		r.Cost, r.Priced = p.Cost(r.Model, pricingUsage(r.Usage))
+		r.Cost, r.Priced = p.Cost(r.Model, r.Usage)
 		s.Usage.addResponse(r)
 		k := bucketKey{r.Time / quarterMs, r.Model}
 		j, ok := idx[k]

@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/agent-activity/agent-activity/pricing"
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // Config is everything the logs package needs from its caller. Nothing below
 // main reads the environment or the home directory.
 type Config struct {
 	Roots           []string
+	Agents          []transcript.Agent // the formats to read; none means nothing is read
 	LiveWindow      time.Duration
 	Now             func() time.Time
 	Location        *time.Location
@@ -27,7 +29,8 @@ type Store struct {
 	cfg Config
 
 	mu    sync.Mutex // serialises refreshes
-	dirs  *dirCache
+	dirs  *transcript.DirCache
+	found []discovered // the last discovery, reused as the next one's buffer
 	files map[string]*FileSummary
 	snap  *Snapshot
 	index map[uint64]respRef // message key -> its response in snap
@@ -46,7 +49,7 @@ func NewStore(cfg Config) *Store {
 	if cfg.LiveWindow <= 0 {
 		cfg.LiveWindow = 10 * time.Minute
 	}
-	return &Store{cfg: cfg, files: map[string]*FileSummary{}, dirs: newDirCache()}
+	return &Store{cfg: cfg, files: map[string]*FileSummary{}, dirs: transcript.NewDirCache()}
 }
 
 // Config returns the store's configuration.
@@ -63,8 +66,8 @@ func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, err
 	return snap, err
 }
 
-// lineHook sees every decoded line of every file a first look reads.
-type lineHook func(f *FileSummary, line []byte, l *rawLine)
+// lineHook sees every decoded entry of every file a first look reads.
+type lineHook func(f *FileSummary, er transcript.EntryReader)
 
 // snapshot is Snapshot with a hook run on each decoded line when this is the
 // store's first look (every file is read from its start); hooked reports
@@ -73,13 +76,14 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
-	found, roots := s.dirs.discover(s.cfg.Roots)
+	found, roots := discover(s.dirs, s.cfg.Roots, s.cfg.Agents, s.found)
+	s.found = found
 	if s.snap != nil && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) && unchanged(found, s.files) {
 		return s.snap, false, nil // the common case, answered without allocating
 	}
 	// The hook runs only when every file is read from its start.
 	for _, d := range found {
-		if s.files[d.path] != nil {
+		if s.files[d.Path] != nil {
 			hook = nil
 			break
 		}
@@ -90,20 +94,20 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	grown := map[*FileSummary]*FileSummary{} // old summary -> its extended clone
 	rescanned := false
 	for _, d := range found {
-		old := s.files[d.path]
+		old := s.files[d.Path]
 		switch {
-		case old != nil && old.Size == d.info.size && old.ModTime.Equal(d.info.mtime) && old.inode == d.info.ino:
-			next[d.path] = old
-		case old != nil && old.ReadError == "" && d.info.size >= old.Offset && old.unchangedPrefix(d.info):
+		case old != nil && old.Size == d.Info.Size && old.ModTime.Equal(d.Info.ModTime) && old.id == d.Info.ID:
+			next[d.Path] = old
+		case old != nil && old.ReadError == "" && d.Info.Size >= old.Offset && old.unchangedPrefix(d.Info):
 			c := old.clone()
-			c.AgentType, c.AgentDesc = d.agentType, d.agentDesc
-			next[d.path] = c
+			c.AgentType, c.AgentDesc = d.AgentType, d.AgentDesc
+			next[d.Path] = c
 			work = append(work, c)
 			grown[old] = c
 			changed = true
 		default:
 			fs := newFileSummary(d)
-			next[d.path] = fs
+			next[d.Path] = fs
 			work = append(work, fs)
 			changed, rescanned = true, true
 		}
@@ -131,8 +135,8 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 // mtime and inode.
 func unchanged(found []discovered, files map[string]*FileSummary) bool {
 	for _, d := range found {
-		old := files[d.path]
-		if old == nil || old.Size != d.info.size || !old.ModTime.Equal(d.info.mtime) || old.inode != d.info.ino {
+		old := files[d.Path]
+		if old == nil || old.Size != d.Info.Size || !old.ModTime.Equal(d.Info.ModTime) || old.id != d.Info.ID {
 			return false
 		}
 	}
@@ -156,12 +160,12 @@ func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progr
 	if len(work) == 0 {
 		return nil
 	}
-	infos := make(map[string]statInfo, len(found))
+	infos := make(map[string]transcript.FileInfo, len(found))
 	for _, d := range found {
-		infos[d.path] = d.info
+		infos[d.Path] = d.Info
 	}
 	sort.Slice(work, func(i, j int) bool {
-		return infos[work[i].Path].size-work[i].Offset > infos[work[j].Path].size-work[j].Offset
+		return infos[work[i].Path].Size-work[i].Offset > infos[work[j].Path].Size-work[j].Offset
 	})
 	var mu sync.Mutex
 	done := 0

@@ -27,6 +27,21 @@ func (u Usage) Tokens() int64 {
 	return nonNeg(u.Input) + nonNeg(u.Output) + nonNeg(u.CacheCreate5m) + nonNeg(u.CacheCreate1h) + nonNeg(u.CacheRead)
 }
 
+// Total is Tokens: input + output + cache creation + cache read.
+func (u Usage) Total() int64 { return u.Tokens() }
+
+// CacheCreate is all cache-creation tokens, both lifetimes.
+func (u Usage) CacheCreate() int64 { return nonNeg(u.CacheCreate5m) + nonNeg(u.CacheCreate1h) }
+
+// Add adds o's tokens to u (Fast is left as it is: a sum has no speed).
+func (u *Usage) Add(o Usage) {
+	u.Input += o.Input
+	u.Output += o.Output
+	u.CacheCreate5m += o.CacheCreate5m
+	u.CacheCreate1h += o.CacheCreate1h
+	u.CacheRead += o.CacheRead
+}
+
 // prompt is what the long-context rule measures: every input-side token.
 func (u Usage) prompt() int64 {
 	return nonNeg(u.Input) + nonNeg(u.CacheCreate5m) + nonNeg(u.CacheCreate1h) + nonNeg(u.CacheRead)

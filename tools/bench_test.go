@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-activity/agent-activity/claudecode"
+	"github.com/agent-activity/agent-activity/transcript"
+
 	"github.com/agent-activity/agent-activity/logs"
 	"github.com/agent-activity/agent-activity/pricing"
 )
@@ -21,7 +24,7 @@ func BenchmarkToolsWarm(b *testing.B) {
 	}
 	raw, _ := os.ReadFile("../pricing.json")
 	pt, _ := pricing.Load(raw, nil, "")
-	st := logs.NewStore(logs.Config{Roots: []string{root}, Now: time.Now, Pricing: pt})
+	st := logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root}, Now: time.Now, Pricing: pt})
 	if _, err := st.Snapshot(context.Background(), nil); err != nil {
 		b.Fatal(err)
 	}
@@ -59,7 +62,7 @@ func BenchmarkListAfterAppend(b *testing.B) {
 	}
 	raw, _ := os.ReadFile("../pricing.json")
 	pt, _ := pricing.Load(raw, nil, "")
-	st := logs.NewStore(logs.Config{Roots: []string{root}, Now: time.Now, Pricing: pt})
+	st := logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root}, Now: time.Now, Pricing: pt})
 	snap, err := st.Snapshot(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)

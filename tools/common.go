@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-activity/agent-activity/transcript"
+
 	"github.com/agent-activity/agent-activity/logs"
 	"github.com/agent-activity/agent-activity/redact"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -254,7 +256,7 @@ func text(s string, max int) string {
 // agent type): not prose, but still transcript text.
 func name(s string) string { return redact.String(s) }
 
-func truncate(s string, max int) string { return logs.Truncate(s, max) }
+func truncate(s string, max int) string { return transcript.Truncate(s, max) }
 
 // UsageBlock is the usage shape used everywhere.
 type UsageBlock struct {

@@ -15,6 +15,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agent-activity/agent-activity/claudecode"
+	"github.com/agent-activity/agent-activity/transcript"
+
 	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/logs"
 	"github.com/agent-activity/agent-activity/pricing"
@@ -110,7 +113,7 @@ func FuzzToolCall(f *testing.F) {
 		f.Fatal(err)
 	}
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	store := logs.NewStore(logs.Config{Roots: []string{root}, Now: func() time.Time { return now }, Pricing: table, Location: time.UTC})
+	store := logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root}, Now: func() time.Time { return now }, Pricing: table, Location: time.UTC})
 	specs := All(Deps{Store: store})
 	for i := range specs {
 		for _, s := range argSeeds {

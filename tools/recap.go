@@ -101,7 +101,7 @@ func SessionRecap(d Deps) Spec {
 			if err != nil {
 				return RecapOut{}, err
 			}
-			r, err := snap.Recap(s, maxRecapFailing)
+			r, err := snap.Recap(ctx, s, maxRecapFailing)
 			if err != nil {
 				return RecapOut{}, err
 			}

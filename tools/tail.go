@@ -71,7 +71,7 @@ func TailAgentLog(d Deps) Spec {
 				return TailOut{}, err
 			}
 			limit := intOr(a.Limit, 100)
-			entries, total, err := snap.Tail(s, limit)
+			entries, total, err := snap.Tail(ctx, s, limit)
 			if err != nil {
 				return TailOut{}, err
 			}

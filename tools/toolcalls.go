@@ -73,7 +73,7 @@ func SummarizeToolCalls(d Deps) Spec {
 			for tool, c := range st.PerTool {
 				out.PerTool[name(tool)] = outcomeBlock(*c)
 			}
-			fc, err := failingCalls(snap, s, live, maxFailing)
+			fc, err := failingCalls(ctx, snap, s, live, maxFailing)
 			if err != nil {
 				return ToolCallsOut{}, err
 			}
@@ -93,13 +93,13 @@ type failing struct {
 }
 
 // failingCalls lists the newest max failing calls of a session, with excerpts.
-func failingCalls(snap *logs.Snapshot, s *logs.Session, live bool, max int) (failing, error) {
+func failingCalls(ctx context.Context, snap *logs.Snapshot, s *logs.Session, live bool, max int) (failing, error) {
 	calls, total := logs.FailingCalls(s, live, max)
 	ids := map[uint64]bool{}
 	for _, c := range calls {
 		ids[c.Key] = true
 	}
-	details, err := snap.CallDetails(s, ids)
+	details, err := snap.CallDetails(ctx, s, ids)
 	if err != nil {
 		return failing{}, err
 	}

@@ -1,14 +1,19 @@
-package logs
+// Package claudecode reads Claude Code's on-disk history: discovery of its
+// transcript files in every layout Claude Code has used, the line decoder, and
+// the line rules that turn a line into an agent-neutral transcript.Entry.
+// It knows Claude Code's field names and nothing else.
+package claudecode
 
 import (
 	"errors"
 	"reflect"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/bytedance/sonic"
 	"github.com/bytedance/sonic/decoder"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // This file holds every sonic call of the package. Lines are decoded into small
@@ -36,6 +41,7 @@ type rawLine struct {
 	IsMeta            bool        `json:"isMeta"`
 	IsCompactSummary  bool        `json:"isCompactSummary"`
 	IsAPIErrorMessage bool        `json:"isApiErrorMessage"`
+	RequestID         string      `json:"requestId"`
 	AgentID           string      `json:"agentId"`
 	Message           *rawMessage `json:"message"`
 
@@ -71,6 +77,18 @@ type rawUsage struct {
 		Ephemeral5m *int64 `json:"ephemeral_5m_input_tokens"`
 		Ephemeral1h *int64 `json:"ephemeral_1h_input_tokens"`
 	} `json:"cache_creation"`
+	Iterations []rawIteration `json:"iterations"`
+}
+
+// rawIteration is one inference behind a response; advisor_message entries
+// are a second model's usage, not in the top-level fields.
+type rawIteration struct {
+	Type                     string `json:"type"`
+	Model                    string `json:"model"`
+	InputTokens              int64  `json:"input_tokens"`
+	OutputTokens             int64  `json:"output_tokens"`
+	CacheCreationInputTokens int64  `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64  `json:"cache_read_input_tokens"`
 }
 
 type rawModelUsage struct {
@@ -225,7 +243,7 @@ func compactJSON(raw []byte, max int) string {
 	if len(raw) > max*4 {
 		raw = raw[:max*4]
 	}
-	return truncate(string(raw), max)
+	return transcript.Truncate(string(raw), max)
 }
 
 func decodeAgentMeta(b []byte) (rawAgentMeta, bool) {
@@ -251,47 +269,4 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// Truncate cuts s to at most max runes, on a rune boundary, the last being
-// "…" when it cut anything.
-func Truncate(s string, max int) string { return truncate(s, max) }
-
-func truncate(s string, max int) string {
-	if len(s) <= max || utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max-1 {
-			return strings.ToValidUTF8(s[:i], "") + "…"
-		}
-		n++
-	}
-	return s
-}
-
-// clip returns a copy of s cut to max runes (invalid UTF-8 repaired), safe to keep
-// after the line buffer is reused. Text is cut here, before the tools layer
-// redacts it, so a cut must never leave part of a secret that the redactor
-// can no longer recognise: a cut drops the partial word at its end, and a
-// PEM block whose END line was cut off.
-func clip(s string, max int) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if len(s) <= max || utf8.RuneCountInString(s) <= max {
-		return strings.Clone(s)
-	}
-	cut := truncate(s, max)
-	cut = strings.TrimSuffix(cut, "…")
-	if i := strings.LastIndexAny(cut, " \t\n\r"); i >= 0 {
-		cut = cut[:i]
-	} else {
-		cut = ""
-	}
-	if b := strings.LastIndex(cut, "-----BEGIN"); b >= 0 && !strings.Contains(cut[b:], "-----END") {
-		cut = cut[:b]
-	}
-	return strings.Clone(strings.TrimRight(cut, " \t\n\r") + "…")
 }

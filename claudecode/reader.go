@@ -1,0 +1,218 @@
+package claudecode
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/agent-activity/agent-activity/transcript"
+)
+
+// Reader yields the entries of a Claude Code transcript file. It implements
+// transcript.EntryReader. Decoding is lazy: a pass that looks at raw bytes
+// first (search, secrets) decodes only the lines it keeps.
+type Reader struct {
+	lines         *transcript.Lines
+	sidechainFile bool
+
+	line    rawLine
+	status  decodeStatus
+	decoded bool
+	filled  transcript.Want
+	blocks  []rawBlock
+	entry   transcript.Entry
+	calls   []transcript.Call
+	results []transcript.Result
+}
+
+// NewReader reads r (a file of this agent starting at byte offset, after
+// lines physical lines).
+func NewReader(ctx context.Context, r io.Reader, offset int64, lines int) *Reader {
+	return &Reader{lines: transcript.NewLines(ctx, r, offset, lines)}
+}
+
+// Scan advances to the next non-blank line.
+func (r *Reader) Scan() bool {
+	if !r.lines.Scan() {
+		return false
+	}
+	r.decoded = false
+	return true
+}
+
+// Lines is the underlying line scanner.
+func (r *Reader) Lines() *transcript.Lines { return r.lines }
+
+// Err is the first I/O error, or the context's error.
+func (r *Reader) Err() error { return r.lines.Err() }
+
+// Close recycles the buffers.
+func (r *Reader) Close() {
+	r.lines.Close()
+	clear(r.blocks)
+	r.blocks = nil
+}
+
+// Entry decodes the current line. The entry and its strings are valid until
+// the next Scan.
+func (r *Reader) Entry(want transcript.Want) (*transcript.Entry, bool) {
+	if !r.decoded {
+		r.decoded = true
+		r.status = decodeLine(r.lines.Bytes(), &r.line)
+		if r.status == decodeFailed {
+			return nil, false
+		}
+		r.fill()
+	}
+	if r.status == decodeFailed {
+		return nil, false
+	}
+	if missing := want &^ r.filled; missing != 0 {
+		r.fillMore(missing)
+	}
+	return &r.entry, true
+}
+
+// fill builds the parts of the entry every pass needs.
+func (r *Reader) fill() {
+	l := &r.line
+	e := &r.entry
+	clear(r.calls)
+	clear(r.results)
+	*e = transcript.Entry{Line: r.lines.Number(), Type: l.Type, UUID: l.UUID, SessionID: l.SessionID,
+		AgentID: l.AgentID, Time: ParseTime(l.Timestamp), Cwd: l.Cwd, GitBranch: l.GitBranch,
+		Version: l.Version, Sidechain: l.IsSidechain, Meta: l.IsMeta || l.IsCompactSummary,
+		Drift: r.status == decodedDrifted, Calls: r.calls[:0], Results: r.results[:0]}
+	r.filled = 0
+	clear(r.blocks)
+	r.blocks = r.blocks[:0]
+	switch l.Type {
+	case "assistant", "user":
+		if l.Message == nil {
+			e.Drift = true
+			return
+		}
+		r.blocks = decodeBlocksInto(r.blocks[:0], l.Message.Content)
+		if l.Type == "assistant" {
+			r.fillAssistant()
+		} else {
+			r.fillUser()
+		}
+	case "summary":
+		e.Summary, e.LeafUUID = l.Summary, l.LeafUUID
+	case "custom-title":
+		e.CustomTitle = l.CustomTitle
+	case "ai-title":
+		e.AITitle = l.AITitle
+	case "pr-link":
+		e.PRURL = l.PRURL
+	case "system":
+		e.Compaction = l.Subtype == "compact_boundary"
+	case "cost-state":
+		if len(l.ModelUsage) > 0 {
+			e.CostState = make(map[string]transcript.Usage, len(l.ModelUsage))
+			for m, mu := range l.ModelUsage {
+				e.CostState[m] = transcript.Usage{Input: mu.InputTokens, Output: mu.OutputTokens,
+					CacheCreate5m: mu.CacheCreationInputTokens, CacheRead: mu.CacheReadInputTokens}
+			}
+		}
+	}
+	r.calls, r.results = e.Calls, e.Results
+}
+
+func (r *Reader) fillAssistant() {
+	l, e := &r.line, &r.entry
+	e.Role = transcript.RoleAssistant
+	m := l.Message
+	resp := &transcript.Response{ID: m.ID, RequestID: l.RequestID, Model: m.Model,
+		APIError: m.Model == "<synthetic>" || l.IsAPIErrorMessage}
+	if m.Usage != nil && !resp.APIError {
+		resp.Usage, resp.HasUsage = usageOf(m.Usage), true
+		resp.Advisors = advisorsOf(m.Usage)
+	}
+	e.Response = resp
+	for i := range r.blocks {
+		b := &r.blocks[i]
+		if b.Type != "tool_use" || b.ID == "" {
+			continue
+		}
+		c := transcript.Call{ID: b.ID, Name: b.Name}
+		if act := fileActionOf(b.Name); act != transcript.ActionNone {
+			if p := toolPath(decodeToolInput(b.Input)); p != "" {
+				c.Path, c.Action = p, act
+			}
+		}
+		e.Calls = append(e.Calls, c)
+	}
+}
+
+func (r *Reader) fillUser() {
+	l, e := &r.line, &r.entry
+	e.Role = transcript.RoleUser
+	for i := range r.blocks {
+		b := &r.blocks[i]
+		if b.Type != "tool_result" {
+			continue
+		}
+		res := transcript.Result{ToolUseID: b.ToolUseID, State: transcript.ResultOK}
+		if b.IsError {
+			res.Text = resultText(b.Content)
+			res.State = classifyError(res.Text)
+		}
+		e.Results = append(e.Results, res)
+	}
+	if text, ok := promptText(l, r.blocks); ok {
+		e.Prompt, e.HasPrompt = text, true
+	}
+}
+
+// fillMore adds the optional parts of the entry.
+func (r *Reader) fillMore(want transcript.Want) {
+	r.filled |= want
+	e := &r.entry
+	if e.Role == transcript.RoleOther {
+		return
+	}
+	if want&transcript.WantText != 0 {
+		switch e.Role {
+		case transcript.RoleAssistant:
+			var parts []string
+			for _, b := range r.blocks {
+				if t := strings.TrimSpace(b.Text); b.Type == "text" && t != "" {
+					parts = append(parts, t)
+				}
+			}
+			e.Text = strings.Join(parts, "\n")
+		case transcript.RoleUser:
+			e.UserText = userText(r.blocks)
+			ri := 0
+			for _, b := range r.blocks {
+				if b.Type != "tool_result" {
+					continue
+				}
+				res := &e.Results[ri]
+				ri++
+				if res.Text == "" {
+					res.Text = resultText(b.Content)
+				}
+				res.Spilled = strings.HasPrefix(res.Text, "<persisted-output>")
+			}
+		}
+	}
+	if want&transcript.WantInputs != 0 && e.Role == transcript.RoleAssistant {
+		ci := 0
+		for _, b := range r.blocks {
+			if b.Type != "tool_use" || b.ID == "" {
+				continue
+			}
+			c := &e.Calls[ci]
+			ci++
+			in := decodeToolInput(b.Input)
+			c.Input = transcript.CallInput{Raw: trimSpace(b.Input), Command: in.Command, Description: in.Description,
+				Prompt: in.Prompt, SubagentType: in.SubagentType, TaskSubject: in.Subject, TaskID: in.TaskID, TaskStatus: in.Status}
+			for _, td := range in.Todos {
+				c.Input.Todos = append(c.Input.Todos, transcript.Todo{Content: td.Content, Status: td.Status})
+			}
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package claudecode
+
+import (
+	"strings"
+	"time"
+
+	"github.com/agent-activity/agent-activity/transcript"
+)
+
+// The line rules of Claude Code's format: what is a prompt, what a result's
+// error means, which tools touch files, how usage fields map onto the
+// neutral usage block. SPEC §3 is their source.
+
+// classifyError decides between error and rejected for an is_error result.
+func classifyError(text string) transcript.ResultState {
+	if strings.HasPrefix(text, "The user doesn't want to proceed with this tool use") ||
+		strings.HasPrefix(text, "The user doesn't want to take this action") ||
+		strings.Contains(text, "[Request interrupted by user for tool use]") {
+		return transcript.ResultRejected
+	}
+	return transcript.ResultError
+}
+
+// nonPromptPrefixes mark user text that a human did not type as a prompt.
+var nonPromptPrefixes = []string{
+	"<command-name>", "<command-message>", "<command-args>", "<local-command-stdout>",
+	"<local-command-stderr>", "<local-command-caveat>", "Caveat: The messages below were generated",
+	"This session is being continued from a previous conversation", "<system-reminder>",
+	"<task-notification>", "[Request interrupted by user", "<bash-input>", "<bash-stdout>",
+	"<bash-stderr>", "<user-memory-input>", "<tool_use_error>",
+}
+
+// userText joins the text blocks of a user line.
+func userText(blocks []rawBlock) string {
+	var parts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			if t := strings.TrimSpace(b.Text); t != "" {
+				parts = append(parts, t)
+			}
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts, "\n")
+}
+
+// promptText returns the human text of a user line when it is a real prompt:
+// not meta, not a compaction summary, no tool result, and not one of the
+// wrappers Claude Code writes on the user's side.
+func promptText(l *rawLine, blocks []rawBlock) (string, bool) {
+	if l.IsMeta || l.IsCompactSummary {
+		return "", false
+	}
+	for _, b := range blocks {
+		if b.Type == "tool_result" {
+			return "", false
+		}
+	}
+	text := userText(blocks)
+	if text == "" {
+		return "", false
+	}
+	for _, p := range nonPromptPrefixes {
+		if strings.HasPrefix(text, p) {
+			return "", false
+		}
+	}
+	return text, true
+}
+
+// usageOf converts a usage object; negative counts (corrupt or hostile lines)
+// are read as 0 so they can never lower a total.
+func usageOf(u *rawUsage) transcript.Usage {
+	out := transcript.Usage{Input: nonNeg(u.InputTokens), Output: nonNeg(u.OutputTokens), CacheRead: nonNeg(u.CacheReadInputTokens), Fast: u.Speed == "fast"}
+	cc := nonNeg(u.CacheCreationInputTokens)
+	if u.CacheCreation != nil && (u.CacheCreation.Ephemeral5m != nil || u.CacheCreation.Ephemeral1h != nil) {
+		var m5, h1 int64
+		if u.CacheCreation.Ephemeral5m != nil {
+			m5 = nonNeg(*u.CacheCreation.Ephemeral5m)
+		}
+		if u.CacheCreation.Ephemeral1h != nil {
+			h1 = nonNeg(*u.CacheCreation.Ephemeral1h)
+		}
+		// The split should add up to the total; trust the total and give any
+		// remainder to the 5-minute rate.
+		if m5+h1 != cc {
+			if h1 > cc {
+				h1 = cc
+			}
+			m5 = cc - h1
+		}
+		out.CacheCreate5m, out.CacheCreate1h = m5, h1
+	} else {
+		out.CacheCreate5m = cc
+	}
+	return out
+}
+
+// advisorsOf returns the advisor iterations of a usage object: a second
+// model's usage inside one response.
+func advisorsOf(u *rawUsage) []transcript.Advisor {
+	var out []transcript.Advisor
+	for _, it := range u.Iterations {
+		if it.Type != "advisor_message" {
+			continue
+		}
+		out = append(out, transcript.Advisor{Model: it.Model, Usage: transcript.Usage{
+			Input: nonNeg(it.InputTokens), Output: nonNeg(it.OutputTokens),
+			CacheCreate5m: nonNeg(it.CacheCreationInputTokens), CacheRead: nonNeg(it.CacheReadInputTokens)}})
+	}
+	return out
+}
+
+func nonNeg(n int64) int64 {
+	if n < 0 {
+		return 0
+	}
+	return n
+}
+
+// fileActionOf says how a tool touches the file its input names. MCP tools
+// whose last name segment is a built-in file tool act like it.
+func fileActionOf(tool string) transcript.FileAction {
+	name := tool
+	if i := strings.LastIndex(tool, "__"); i >= 0 && strings.HasPrefix(tool, "mcp__") {
+		name = tool[i+2:]
+	}
+	switch name {
+	case "Read", "NotebookRead", "read_file":
+		return transcript.ActionRead
+	case "Edit", "MultiEdit", "NotebookEdit":
+		return transcript.ActionEdit
+	case "Write", "write_file":
+		return transcript.ActionWrite
+	}
+	return transcript.ActionNone
+}
+
+func toolPath(in rawToolInput) string {
+	switch {
+	case in.FilePath != "":
+		return in.FilePath
+	case in.NotebookPath != "":
+		return in.NotebookPath
+	}
+	return in.Path
+}
+
+// ParseTime parses the RFC 3339 timestamps of the logs to unix milliseconds;
+// 0 when absent or malformed.
+func ParseTime(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	// Fast path for the fixed form 2026-01-31T12:39:21.950Z.
+	if len(s) == 24 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == '.' && s[23] == 'Z' {
+		y, ok1 := atoi(s[0:4])
+		mo, ok2 := atoi(s[5:7])
+		d, ok3 := atoi(s[8:10])
+		h, ok4 := atoi(s[11:13])
+		mi, ok5 := atoi(s[14:16])
+		se, ok6 := atoi(s[17:19])
+		ms, ok7 := atoi(s[20:23])
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h < 24 && mi < 60 && se < 61 {
+			return time.Date(y, time.Month(mo), d, h, mi, se, ms*1e6, time.UTC).UnixMilli()
+		}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func atoi(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}

@@ -1,0 +1,111 @@
+package transcript
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DirCache remembers folder listings by the folder's mtime: a folder whose
+// mtime did not change has the same entries, so a refresh re-stats known
+// folders instead of re-listing the tree. Small sidecar files (an agent's
+// meta.json) are cached with their folder's listing. It is not safe for
+// concurrent use: one refresh at a time owns it.
+type DirCache struct {
+	dirs     map[string]dirListing
+	sidecars map[string]sidecar
+	seen     map[string]bool     // folders visited in the current pass
+	visited  map[FileID]struct{} // folders and files visited in this pass: breaks symlink loops and duplicates
+}
+
+type dirListing struct {
+	mtime   int64
+	entries []Listed
+}
+
+// Listed is a folder entry with its full path, joined once per listing.
+type Listed struct {
+	os.DirEntry
+	Full string
+}
+
+type sidecar struct {
+	b  []byte
+	ok bool
+}
+
+// NewDirCache returns an empty cache.
+func NewDirCache() *DirCache {
+	return &DirCache{dirs: map[string]dirListing{}, sidecars: map[string]sidecar{},
+		seen: map[string]bool{}, visited: map[FileID]struct{}{}}
+}
+
+// BeginPass starts a discovery pass; EndPass forgets folders it did not visit.
+func (c *DirCache) BeginPass() {
+	clear(c.seen)
+	clear(c.visited)
+}
+
+// EndPass forgets the folders not visited since BeginPass.
+func (c *DirCache) EndPass() {
+	for d := range c.dirs {
+		if !c.seen[d] {
+			delete(c.dirs, d)
+		}
+	}
+}
+
+// FirstVisit reports whether a file or folder with this identity was not yet
+// met in this pass (a second meeting is a symlink loop or a duplicate).
+func (c *DirCache) FirstVisit(id FileID) bool {
+	if _, dup := c.visited[id]; dup {
+		return false
+	}
+	c.visited[id] = struct{}{}
+	return true
+}
+
+// List returns the entries of a folder the walk admitted (see Root.Admit);
+// nil for a folder that is gone, unreadable, or already visited in this pass.
+func (c *DirCache) List(dir string) []Listed {
+	st := Stat(dir)
+	if !st.Dir {
+		delete(c.dirs, dir)
+		return nil
+	}
+	if !c.FirstVisit(st.ID) {
+		return nil
+	}
+	c.seen[dir] = true
+	mt := st.ModTime.UnixNano()
+	if l, ok := c.dirs[dir]; ok && l.mtime == mt {
+		return l.entries
+	}
+	des, _ := os.ReadDir(dir)
+	// The folder changed: forget the sidecars cached for it (one may have
+	// appeared since).
+	prefix := dir + string(filepath.Separator)
+	for k := range c.sidecars {
+		if strings.HasPrefix(k, prefix) {
+			delete(c.sidecars, k)
+		}
+	}
+	entries := make([]Listed, len(des))
+	for i, e := range des {
+		entries[i] = Listed{DirEntry: e, Full: filepath.Join(dir, e.Name())}
+	}
+	c.dirs[dir] = dirListing{mtime: mt, entries: entries}
+	return entries
+}
+
+// Sidecar reads a small file beside a transcript through the root's
+// containment check, cached (absent ones too) until its folder changes.
+func (c *DirCache) Sidecar(root *Root, path string, max int64) ([]byte, bool) {
+	if s, ok := c.sidecars[path]; ok {
+		return s.b, s.ok
+	}
+	b, err := root.ReadSmall(path, max)
+	s := sidecar{b: b, ok: err == nil}
+	c.sidecars[path] = s
+	return s.b, s.ok
+}

@@ -1,0 +1,191 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"sync"
+)
+
+// Lines scans a JSONL stream the one way every pass over a transcript does,
+// shaped like bufio.Scanner: Scan advances to the next non-blank line, Bytes
+// and Raw return it, Err reports the first I/O error or the context's error.
+//
+// The rules, in one place:
+//   - a line number is the physical line, 1-based; blank lines count as lines
+//     but are never yielded;
+//   - a line ends at '\n'; a '\r' before it is dropped; lines have no length
+//     limit (real lines hold images of several MB);
+//   - a last line without '\n' is yielded with Torn true: the caller decides
+//     whether it is being written right now;
+//   - the context is checked every 256 lines, so a pass over a huge file stops
+//     promptly when its request is cancelled.
+//
+// The slices returned by Bytes and Raw are valid until the next Scan.
+// Consumed and Marks describe the bytes up to the last line passed to Commit
+// (blank lines are committed by Scan), which is where an incremental reader
+// resumes.
+type Lines struct {
+	ctx    context.Context
+	pooled *pooledBuffers
+	r      *bufio.Reader
+	raw    []byte
+	line   []byte
+	buf    []byte
+	offset int64 // bytes read through the end of the current line
+	start  int64 // offset of the current line's first byte
+	number int   // physical number of the current line
+	torn   bool
+	err    error
+	done   bool
+
+	consumed      int64
+	consumedLines int
+	fromStart     bool
+	head, tail    []byte
+}
+
+// pooledBuffers are the read buffer and the long-line buffer, recycled
+// between files so a scan allocates per worker, not per file.
+type pooledBuffers struct {
+	br   *bufio.Reader
+	long []byte
+}
+
+var readerPool = sync.Pool{New: func() any { return &pooledBuffers{br: bufio.NewReaderSize(nil, 256<<10)} }}
+
+// MarkLen is how many bytes Marks keeps at each end.
+const MarkLen = 128
+
+// NewLines reads r, which starts at byte offset of its file, after lines
+// physical lines. Call Close when done to recycle the buffers.
+func NewLines(ctx context.Context, r io.Reader, offset int64, lines int) *Lines {
+	pb := readerPool.Get().(*pooledBuffers)
+	pb.br.Reset(r)
+	return &Lines{ctx: ctx, r: pb.br, buf: pb.long[:0], pooled: pb, offset: offset, number: lines,
+		consumed: offset, consumedLines: lines, fromStart: offset == 0}
+}
+
+// Close returns the buffers to the pool; the scanner is unusable after.
+func (l *Lines) Close() {
+	if l.pooled != nil {
+		l.pooled.br.Reset(nil)
+		l.pooled.long = nil
+		if cap(l.buf) <= 8<<20 { // keep ordinary long lines' buffer, not a 100 MB one
+			l.pooled.long = l.buf[:0]
+		}
+		readerPool.Put(l.pooled)
+		l.pooled, l.r = nil, nil
+	}
+	l.buf, l.line, l.raw = nil, nil, nil
+	l.done = true
+}
+
+// Scan reads up to the next non-blank line. It returns false at the end of
+// the stream, on an I/O error, or when the context is done.
+func (l *Lines) Scan() bool {
+	for l.next() {
+		if len(bytes.TrimSpace(l.line)) > 0 {
+			return true
+		}
+		l.Commit()
+	}
+	return false
+}
+
+func (l *Lines) next() bool {
+	if l.done {
+		return false
+	}
+	if l.number%256 == 0 && l.ctx != nil {
+		if err := l.ctx.Err(); err != nil {
+			l.err, l.done = err, true
+			return false
+		}
+	}
+	l.torn = false
+	l.start = l.offset
+	frag, err := l.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		l.buf = append(l.buf[:0], frag...)
+		for err == bufio.ErrBufferFull {
+			frag, err = l.r.ReadSlice('\n')
+			l.buf = append(l.buf, frag...)
+		}
+		frag = l.buf
+	}
+	l.offset += int64(len(frag))
+	if err != nil {
+		l.done = true
+		if !errors.Is(err, io.EOF) {
+			l.err = err
+			return false
+		}
+		if len(frag) == 0 {
+			return false
+		}
+		l.torn = true
+	}
+	l.number++
+	l.raw = frag
+	l.line = bytes.TrimSuffix(frag, []byte{'\n'})
+	l.line = bytes.TrimSuffix(l.line, []byte{'\r'})
+	return true
+}
+
+// Commit marks the current line as consumed: Consumed moves past it and
+// Marks include its bytes.
+func (l *Lines) Commit() {
+	l.consumed, l.consumedLines = l.offset, l.number
+	raw := l.raw
+	if l.fromStart && len(l.head) < MarkLen {
+		l.head = append(l.head, raw[:min(len(raw), MarkLen-len(l.head))]...)
+	}
+	if len(raw) >= MarkLen {
+		l.tail = append(l.tail[:0], raw[len(raw)-MarkLen:]...)
+		return
+	}
+	t := append(l.tail, raw...)
+	if len(t) > MarkLen {
+		t = t[len(t)-MarkLen:]
+	}
+	l.tail = append([]byte(nil), t...)
+}
+
+// Bytes returns the current line without its line end.
+func (l *Lines) Bytes() []byte { return l.line }
+
+// Raw returns the current line with its line end exactly as read.
+func (l *Lines) Raw() []byte { return l.raw }
+
+// Number returns the physical, 1-based number of the current line.
+func (l *Lines) Number() int { return l.number }
+
+// Torn reports whether the current line ended at the end of the stream
+// without '\n'.
+func (l *Lines) Torn() bool { return l.torn }
+
+// Start returns the file offset of the current line.
+func (l *Lines) Start() int64 { return l.start }
+
+// Consumed returns the offset just past the last committed line, and the
+// number of physical lines up to it.
+func (l *Lines) Consumed() (offset int64, lines int) { return l.consumed, l.consumedLines }
+
+// Marks returns the first bytes committed (when the scan began at offset 0)
+// and the bytes just before Consumed: a later look checks they are still in
+// place before reading only what was appended.
+func (l *Lines) Marks() (head, tail []byte) { return l.head, l.tail }
+
+// Resume seeds the marks of a scan that continues an earlier one from its
+// Consumed offset, so short appends still give a full tail mark.
+func (l *Lines) Resume(head, tail []byte) {
+	l.head = append([]byte(nil), head...)
+	l.tail = append([]byte(nil), tail...)
+}
+
+// Err returns the first I/O error, or the context's error when the scan
+// stopped for it; nil at a clean end.
+func (l *Lines) Err() error { return l.err }

@@ -1,0 +1,127 @@
+package transcript
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+)
+
+// chunkReader returns at most n bytes per Read, to move line ends across
+// buffer boundaries.
+type chunkReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *chunkReader) Read(p []byte) (int, error) {
+	if len(p) > c.n {
+		p = p[:c.n]
+	}
+	return c.r.Read(p)
+}
+
+func TestLinesNumbersCountBlankLinesAndCRLF(t *testing.T) {
+	in := "a\r\n\r\n  \nb\n\nc"
+	l := NewLines(context.Background(), strings.NewReader(in), 0, 0)
+	defer l.Close()
+	var got []string
+	var nums []int
+	for l.Scan() {
+		got = append(got, string(l.Bytes()))
+		nums = append(nums, l.Number())
+	}
+	if want := []string{"a", "b", "c"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("lines %q, want %q", got, want)
+	}
+	if nums[0] != 1 || nums[1] != 4 || nums[2] != 6 {
+		t.Fatalf("numbers %v, want [1 4 6]", nums)
+	}
+	if !l.Torn() {
+		t.Fatalf("last line without newline is not torn")
+	}
+}
+
+func TestLinesStopWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	l := NewLines(ctx, strings.NewReader(strings.Repeat("{}\n", 1000)), 0, 0)
+	defer l.Close()
+	n := 0
+	for l.Scan() {
+		n++
+	}
+	if n != 0 || l.Err() != context.Canceled {
+		t.Fatalf("read %d lines after cancel, err %v", n, l.Err())
+	}
+}
+
+// FuzzLines splits an arbitrary byte stream into lines. Properties: each
+// yielded line is its input segment, holds no '\n' and is not blank; its
+// number is one more than the line ends before it; what lies between yielded
+// lines is blank lines only; only the last line can be torn, and it is torn
+// exactly when the input does not end in '\n'; Consumed after committing
+// every line is the whole input.
+func FuzzLines(f *testing.F) {
+	f.Add([]byte("a\nb\n"), uint8(0), uint16(0))
+	f.Add([]byte("a\r\nb\r\n\r\n"), uint8(1), uint16(0))
+	f.Add([]byte("torn"), uint8(3), uint16(0))
+	f.Add([]byte("x\r"), uint8(1), uint16(0))
+	f.Add([]byte("\n\n\n"), uint8(2), uint16(0))
+	f.Add([]byte(""), uint8(0), uint16(0))
+	f.Add([]byte("head\nlong line follows\ntail"), uint8(200), uint16(4))
+	f.Add([]byte("head\nlong torn line at the end"), uint8(255), uint16(4+8))
+	f.Fuzz(func(t *testing.T, data []byte, chunk uint8, pad uint16) {
+		input := data
+		if pad != 0 && pad%4 == 0 {
+			at := int(pad/4) % (len(data) + 1)
+			long := bytes.Repeat([]byte{'x'}, 300<<10)
+			input = append(append(append([]byte(nil), data[:at]...), long...), data[at:]...)
+		}
+		base := int64(chunk) * 1000
+		l := NewLines(context.Background(), &chunkReader{r: bytes.NewReader(input), n: int(chunk) + 1}, base, 0)
+		defer l.Close()
+		prevEnd := base
+		torn := false
+		for l.Scan() {
+			if torn {
+				t.Fatalf("a line after a torn line")
+			}
+			start := l.Start()
+			if gap := input[prevEnd-base : start-base]; len(bytes.TrimSpace(gap)) != 0 {
+				t.Fatalf("non-blank bytes skipped: %q", gap)
+			}
+			if want := 1 + bytes.Count(input[:start-base], []byte{'\n'}); l.Number() != want {
+				t.Fatalf("line at %d numbered %d, want %d", start, l.Number(), want)
+			}
+			line := l.Bytes()
+			if bytes.IndexByte(line, '\n') >= 0 || len(bytes.TrimSpace(line)) == 0 {
+				t.Fatalf("line %d is blank or holds a newline: %q", l.Number(), line)
+			}
+			seg := input[start-base : start-base+int64(len(l.Raw()))]
+			if !bytes.Equal(seg, l.Raw()) || !bytes.HasPrefix(seg, line) {
+				t.Fatalf("line %d is not its input segment", l.Number())
+			}
+			torn = l.Torn()
+			rest := string(seg[len(line):])
+			switch {
+			case !torn && (rest == "\n" || rest == "\r\n"):
+			case torn && (rest == "" || rest == "\r"):
+			default:
+				t.Fatalf("line %d (torn %v) ends with %q", l.Number(), torn, rest)
+			}
+			l.Commit()
+			prevEnd = start + int64(len(seg))
+		}
+		if l.Err() != nil {
+			t.Fatalf("err %v", l.Err())
+		}
+		if off, _ := l.Consumed(); off-base != int64(len(input)) {
+			t.Fatalf("consumed %d of %d bytes", off-base, len(input))
+		}
+		if want := len(input) > 0 && input[len(input)-1] != '\n' && len(bytes.TrimSpace(input[prevEnd-base:])) == 0 && prevEnd-base == int64(len(input)); torn != want && want {
+			t.Fatalf("torn %v, want %v", torn, want)
+		}
+	})
+}

@@ -1,0 +1,14 @@
+//go:build unix
+
+package transcript
+
+import (
+	"os"
+	"syscall"
+)
+
+// openReadOnly opens without blocking: a FIFO or device put where a
+// transcript belongs must not hang a scan.
+func openReadOnly(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}

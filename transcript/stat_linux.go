@@ -1,0 +1,28 @@
+//go:build linux
+
+package transcript
+
+import (
+	"syscall"
+	"time"
+)
+
+// Stat follows symlinks and reads size, mtime and identity without
+// allocating (a refresh stats every known file). A missing path or one that
+// is neither a regular file nor a directory gives the zero FileInfo.
+func Stat(path string) FileInfo {
+	var st syscall.Stat_t
+	if syscall.Stat(path, &st) != nil {
+		return FileInfo{}
+	}
+	fi := FileInfo{Size: st.Size, ModTime: time.Unix(st.Mtim.Sec, st.Mtim.Nsec), ID: FileID{uint64(st.Dev), st.Ino}}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		fi.Regular = true
+	case syscall.S_IFDIR:
+		fi.Dir = true
+	default:
+		return FileInfo{}
+	}
+	return fi
+}

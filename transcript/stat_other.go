@@ -1,0 +1,19 @@
+//go:build !linux
+
+package transcript
+
+import "os"
+
+// Stat follows symlinks and reads size, mtime and identity. A missing path or
+// one that is neither a regular file nor a directory gives the zero FileInfo.
+func Stat(path string) FileInfo {
+	st, err := os.Stat(path)
+	if err != nil {
+		return FileInfo{}
+	}
+	fi := FileInfo{Size: st.Size(), ModTime: st.ModTime(), ID: fileID(st), Regular: st.Mode().IsRegular(), Dir: st.IsDir()}
+	if !fi.Exists() {
+		return FileInfo{}
+	}
+	return fi
+}

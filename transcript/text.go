@@ -1,0 +1,46 @@
+package transcript
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Truncate cuts s to at most max runes, on a rune boundary, the last being
+// "…" when it cut anything. It does not copy.
+func Truncate(s string, max int) string {
+	if len(s) <= max || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return strings.ToValidUTF8(s[:i], "") + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// Clip returns a copy of s cut to max runes (invalid UTF-8 repaired), safe to
+// keep after the line buffer is reused. Text is cut before it is redacted,
+// so a cut must never leave part of a secret the redactor can no longer
+// recognise: a cut drops the partial word at its end, and a PEM block whose
+// END line was cut off.
+func Clip(s string, max int) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if len(s) <= max || utf8.RuneCountInString(s) <= max {
+		return strings.Clone(s)
+	}
+	cut := strings.TrimSuffix(Truncate(s, max), "…")
+	if i := strings.LastIndexAny(cut, " \t\n\r"); i >= 0 {
+		cut = cut[:i]
+	} else {
+		cut = ""
+	}
+	if b := strings.LastIndex(cut, "-----BEGIN"); b >= 0 && !strings.Contains(cut[b:], "-----END") {
+		cut = cut[:b]
+	}
+	return strings.Clone(strings.TrimRight(cut, " \t\n\r") + "…")
+}
