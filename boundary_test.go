@@ -34,7 +34,7 @@ func TestPlaintextBoundary(t *testing.T) {
 	fx.checkDetectable()
 	expected := fx.expectedFindings()
 
-	var e *e2e
+	var e *testServer
 	obs := &bndObserver{t: t}
 	// Registered before startE2E so it runs after the server has been closed
 	// (cleanups run last-in first-out): stderr is then complete.

@@ -13,22 +13,8 @@ import (
 // startPrompts runs the real binary over stdio on the fixture tree.
 func startPrompts(t *testing.T) (*stdiotest.Server, *mcp.InitializeResult, context.Context) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	t.Cleanup(cancel)
-	srv, init, err := stdiotest.Start(ctx, testBinary, []string{"AGENT_ACTIVITY_LOG_ROOT=" + fixtureRoot(t),
-		"AGENT_ACTIVITY_NOW=" + fixedNow, "AGENT_ACTIVITY_TIMEZONE=UTC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := srv.Close(); err != nil {
-			t.Errorf("server exit: %v; stderr: %s", err, srv.Stderr())
-		}
-		if bad, n := srv.BadLines(); len(bad) > 0 {
-			t.Errorf("%d of %d stdout lines are not JSON-RPC: %.200s", len(bad), n, bad[0])
-		}
-	})
-	return srv, init, ctx
+	ts := startServer(t, testBinary, fixtureRoot(t), time.Minute)
+	return ts.srv, ts.init, ts.ctx
 }
 
 func getPrompt(ctx context.Context, srv *stdiotest.Server, name string, args map[string]string) (*mcp.GetPromptResult, error) {

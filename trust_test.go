@@ -40,68 +40,14 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agent-activity/agent-activity/internal/stdiotest"
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// trustServer is a server started from any executable (the binary itself or
-// a wrapper script around it), closed explicitly or at cleanup.
-type trustServer struct {
-	*e2e
-	tools []mcp.Tool
-	once  sync.Once
-}
-
-func startTrust(t *testing.T, bin, root string, env ...string) *trustServer {
+// startTrust starts bin (the binary or a wrapper around it) on root, with
+// time for the heavy trust runs.
+func startTrust(t *testing.T, bin, root string, env ...string) *testServer {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	t.Cleanup(cancel)
-	env = append([]string{"AGENT_ACTIVITY_LOG_ROOT=" + root, "AGENT_ACTIVITY_NOW=" + fixedNow, "AGENT_ACTIVITY_TIMEZONE=UTC"}, env...)
-	srv, _, err := stdiotest.Start(ctx, bin, env)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := &trustServer{e2e: &e2e{t: t, srv: srv, ctx: ctx, schemas: map[string]*jsonschema.Resolved{}}}
-	t.Cleanup(func() { ts.close() })
-	list, err := srv.Client.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts.tools = list.Tools
-	for _, tool := range list.Tools {
-		raw := tool.RawOutputSchema
-		if len(raw) == 0 {
-			raw, _ = json.Marshal(tool.OutputSchema)
-		}
-		var s jsonschema.Schema
-		if err := json.Unmarshal(raw, &s); err != nil {
-			t.Fatalf("%s: output schema: %v", tool.Name, err)
-		}
-		r, err := s.Resolve(nil)
-		if err != nil {
-			t.Fatalf("%s: resolve output schema: %v", tool.Name, err)
-		}
-		ts.schemas[tool.Name] = r
-	}
-	return ts
-}
-
-// close ends the server and checks stdout hygiene and stderr.
-func (ts *trustServer) close() {
-	ts.once.Do(func() {
-		t := ts.t
-		if err := ts.srv.Close(); err != nil {
-			t.Errorf("server exit: %v; stderr: %s", err, ts.srv.Stderr())
-		}
-		bad, n := ts.srv.BadLines()
-		if len(bad) > 0 {
-			t.Errorf("%d of %d stdout lines are not JSON-RPC: %.200s", len(bad), n, bad[0])
-		}
-		if se := ts.srv.Stderr(); strings.Contains(se, "panic") || strings.Contains(se, "goroutine ") {
-			t.Errorf("the server's stderr shows a panic:\n%.2000s", se)
-		}
-	})
+	return startServer(t, bin, root, 10*time.Minute, env...)
 }
 
 // script writes an executable shell script into a temp dir.
@@ -167,7 +113,7 @@ type toolCall struct {
 
 // heavyCalls are calls of every tool with arguments that make them read a
 // lot: every session by id, "latest", searches over everything, every grouping.
-func heavyCalls(ts *trustServer) []toolCall {
+func heavyCalls(ts *testServer) []toolCall {
 	ls := ts.call("list_recent_sessions", map[string]any{"limit": 200})
 	count := map[string]int{}
 	var ids []string
@@ -420,7 +366,7 @@ func cpuTicks(t *testing.T, pid int) int {
 
 // callOK calls a tool that must succeed, returning a problem as an error
 // (safe from any goroutine).
-func (ts *trustServer) callOK(ctx context.Context, c toolCall) error {
+func (ts *testServer) callOK(ctx context.Context, c toolCall) error {
 	out, isErr, err := ts.srv.Call(ctx, c.tool, c.args)
 	if err != nil {
 		return fmt.Errorf("%s %v: protocol error: %v", c.tool, c.args, err)

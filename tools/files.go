@@ -10,9 +10,8 @@ import (
 type FileActivityArgs struct {
 	Path  string `json:"path" jsonschema:"a file path: exact (/home/me/app/src/api.ts), a path-segment suffix (api.ts, src/api.ts) or a glob (**/*.ts); Windows paths work too"`
 	Limit *int   `json:"limit,omitempty" jsonschema:"how many touches to return, 1..500 (default 50)"`
-	Since string `json:"since,omitempty" jsonschema:"RFC 3339, a date, today, yesterday, or a duration back from now (24h, 7d)"`
-	Until string `json:"until,omitempty" jsonschema:"same forms as since; a date means through that day"`
-	Repo  string `json:"repo,omitempty" jsonschema:"case-insensitive substring of the repo name or cwd"`
+	TimeRangeArgs
+	RepoArg
 }
 
 // FileTouchOut is one read, edit or write of a matching file.
@@ -55,7 +54,7 @@ func FileActivity(d Deps) Spec {
 			"or wrote files matching a path, newest first, with outcome, plus the sessions involved. Matches an "+
 			"exact path, a path-segment suffix (api.ts matches src/api.ts but i.ts does not) or a glob (**/*.ts). "+
 			"Files changed only through shell commands are not seen.",
-		[]bound{intBound[FileActivityArgs]("limit", 1, 500, 50, func(a *FileActivityArgs) *int { return a.Limit })},
+		[]bound{intBound[FileActivityArgs]("limit", 1, 500, 50, func(a *FileActivityArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a FileActivityArgs) (FileActivityOut, error) {
 			pm, err := logs.CompilePath(a.Path)
 			if err != nil {
@@ -66,7 +65,7 @@ func FileActivity(d Deps) Spec {
 				return FileActivityOut{}, err
 			}
 			touches := snap.FileActivity(pm, sessions, tr)
-			limit := intOr(a.Limit, 50)
+			limit := *a.Limit
 			out := FileActivityOut{Touches: []FileTouchOut{}, Sessions: []FileSessionOut{}, TotalTouches: len(touches),
 				CoverageFrom: rfcTime(snap.CoverageFrom())}
 			bySession := map[*logs.Session]*FileSessionOut{}

@@ -9,18 +9,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 	"unicode/utf8"
 
-	"github.com/agent-activity/agent-activity/claudecode"
-	"github.com/agent-activity/agent-activity/transcript"
-
-	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/logs"
-	"github.com/agent-activity/agent-activity/pricing"
 )
 
 // argTypes returns a fresh value of every tool's argument type.
@@ -100,20 +93,7 @@ func checkArgError(t *testing.T, tool string, raw []byte, err error, bindOnly bo
 // arguments over a copy of the fixture tree. Properties: no panic; an error is
 // a domain error (never internal); a success marshals to JSON.
 func FuzzToolCall(f *testing.F) {
-	root := filepath.Join(f.TempDir(), "projects")
-	if err := fixture.CopyTree(filepath.Join("..", "testdata", "projects"), root); err != nil {
-		f.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join("..", "pricing.json"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	table, err := pricing.Load(b, nil, "")
-	if err != nil {
-		f.Fatal(err)
-	}
-	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	store := logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root}, Now: func() time.Time { return now }, Pricing: table, Location: time.UTC})
+	_, store := fixtureStore(f)
 	specs := All(Deps{Store: store})
 	for i := range specs {
 		for _, s := range argSeeds {

@@ -8,9 +8,7 @@ import (
 
 // RecapArgs are the arguments of session_recap.
 type RecapArgs struct {
-	Session        string `json:"session" jsonschema:"session id, a unique prefix of at least 4 characters, or \"latest\" (the most recently active session other than the current one)"`
-	IncludeCurrent bool   `json:"include_current,omitempty" jsonschema:"let \"latest\" pick the caller's own live session"`
-	Cwd            string `json:"cwd,omitempty" jsonschema:"the caller's working directory, to tell which live session is the caller's own"`
+	SessionArgs
 }
 
 // RecapFile is a file the session changed.
@@ -97,7 +95,7 @@ func SessionRecap(d Deps) Spec {
 			"list_recent_sessions or pass \"latest\"."+dataNotice,
 		nil,
 		func(ctx context.Context, a RecapArgs) (RecapOut, error) {
-			snap, s, err := d.resolve(ctx, a.Session, logs.ResolveOptions{IncludeCurrent: a.IncludeCurrent, Cwd: a.Cwd})
+			snap, s, err := d.resolve(ctx, a.Session, a.resolveOptions())
 			if err != nil {
 				return RecapOut{}, err
 			}

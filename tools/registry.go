@@ -1,9 +1,5 @@
 package tools
 
-import "github.com/agent-activity/agent-activity/pricing"
-
-const costBasis = pricing.CostBasis
-
 // All returns every tool, in the order they are listed to clients.
 func All(d Deps) []Spec {
 	return []Spec{

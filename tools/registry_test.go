@@ -1,9 +1,7 @@
-package tools_test
+package tools
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,23 +9,10 @@ import (
 	"testing"
 
 	"github.com/agent-activity/agent-activity/logs"
-	"github.com/agent-activity/agent-activity/tools"
 )
 
-func init() {
-	// Another test file of this binary may define -update already.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files and schema snapshots")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-func registry() []tools.Spec {
-	return tools.All(tools.Deps{Store: logs.NewStore(logs.Config{})})
+func registry() []Spec {
+	return All(Deps{Store: logs.NewStore(logs.Config{})})
 }
 
 // transcriptTools return text taken from transcripts, so their descriptions
@@ -57,26 +42,7 @@ func TestSchemaSnapshots(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		got = append(got, '\n')
-		path := filepath.Join("testdata", name+".json")
-		if updating() {
-			if err := os.MkdirAll("testdata", 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		old, err := os.ReadFile(path)
-		if err != nil {
-			t.Errorf("%s: no schema snapshot (%v); run `go test ./tools -update` and commit %s", name, err, path)
-			continue
-		}
-		if !bytes.Equal(old, got) {
-			t.Errorf("%s: tools/list JSON differs from %s; if the change is intended, run `go test ./tools -update` "+
-				"and commit the snapshot.\n%s", name, path, firstDiff(string(old), string(got)))
-		}
+		checkGolden(t, filepath.Join("testdata", name+".json"), append(got, '\n'))
 	}
 	// A snapshot without a tool is a removed tool: a breaking change to review.
 	ents, _ := os.ReadDir("testdata")
@@ -84,35 +50,12 @@ func TestSchemaSnapshots(t *testing.T) {
 		if filepath.Ext(e.Name()) != ".json" || want[e.Name()] {
 			continue
 		}
-		if updating() {
+		if *update {
 			os.Remove(filepath.Join("testdata", e.Name()))
 			continue
 		}
 		t.Errorf("testdata/%s has no tool in the registry; run `go test ./tools -update` if the tool was removed on purpose", e.Name())
 	}
-}
-
-// firstDiff shows the first differing line of two texts.
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < len(al) || i < len(bl); i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return "line " + itoa(i+1) + ":\n  snapshot: " + x + "\n  now:      " + y
-		}
-	}
-	return ""
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
 }
 
 // TestRegistry checks what every tool must have, whatever it does.

@@ -10,14 +10,13 @@ import (
 
 // SearchArgs are the arguments of search_transcripts.
 type SearchArgs struct {
-	Query   string   `json:"query" jsonschema:"text to find; case-insensitive unless regex is true"`
-	Regex   bool     `json:"regex,omitempty" jsonschema:"treat query as a Go RE2 regular expression (case-sensitive unless it starts with (?i))"`
-	Repo    string   `json:"repo,omitempty" jsonschema:"case-insensitive substring of the repo name or cwd"`
-	Session string   `json:"session,omitempty" jsonschema:"limit to one session: id, unique prefix or \"latest\""`
-	Since   string   `json:"since,omitempty" jsonschema:"RFC 3339, a date, today, yesterday, or a duration back from now (24h, 7d)"`
-	Until   string   `json:"until,omitempty" jsonschema:"same forms as since; a date means through that day"`
-	Roles   []string `json:"roles,omitempty" jsonschema:"any of user (human prompts), assistant (assistant text), tool_result (tool output); default all"`
-	Limit   *int     `json:"limit,omitempty" jsonschema:"how many matches to return, 1..200 (default 20)"`
+	Query string `json:"query" jsonschema:"text to find; case-insensitive unless regex is true"`
+	Regex bool   `json:"regex,omitempty" jsonschema:"treat query as a Go RE2 regular expression (case-sensitive unless it starts with (?i))"`
+	RepoArg
+	SessionFilterArg
+	TimeRangeArgs
+	Roles []string `json:"roles,omitempty" jsonschema:"any of user (human prompts), assistant (assistant text), tool_result (tool output); default all"`
+	Limit *int     `json:"limit,omitempty" jsonschema:"how many matches to return, 1..200 (default 20)"`
 }
 
 // SearchMatch is one matching entry.
@@ -46,7 +45,7 @@ func SearchTranscripts(d Deps) Spec {
 			"sessions, newest first, with a redacted snippet around each hit (one match per entry). Filter by "+
 			"repo, session, time and role. Use it for \"what did I decide about X\" or \"where did this error "+
 			"appear\"; follow up with tail_agent_log or session_recap on a matching session."+dataNotice,
-		[]bound{intBound[SearchArgs]("limit", 1, 200, 20, func(a *SearchArgs) *int { return a.Limit })},
+		[]bound{intBound[SearchArgs]("limit", 1, 200, 20, func(a *SearchArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a SearchArgs) (SearchOut, error) {
 			m, err := logs.CompileSearch(a.Query, a.Regex)
 			if err != nil {
@@ -60,8 +59,7 @@ func SearchTranscripts(d Deps) Spec {
 				}
 				roles[r] = true
 			}
-			limit := intOr(a.Limit, 20)
-			q := logs.SearchQuery{Roles: roles, Limit: limit, Redact: redact.String}
+			q := logs.SearchQuery{Roles: roles, Limit: *a.Limit, Redact: redact.String}
 			var snap *logs.Snapshot
 			var res *logs.SearchResult
 			if a.Session == "" && a.Repo == "" {
@@ -95,38 +93,4 @@ func SearchTranscripts(d Deps) Spec {
 			out.Truncated = out.TotalMatches > len(out.Matches)
 			return out, nil
 		})
-}
-
-// scope resolves the common filters: an optional session, a repo, a time range.
-func (d Deps) scope(ctx context.Context, session, repo, since, until string) (*logs.Snapshot, []*logs.Session, logs.TimeRange, error) {
-	if session != "" {
-		if err := logs.CheckSessionArg(session); err != nil {
-			return nil, nil, logs.TimeRange{}, err
-		}
-	}
-	snap, err := d.snapshot(ctx)
-	if err != nil {
-		return nil, nil, logs.TimeRange{}, err
-	}
-	tr, err := logs.ParseTimeRange(since, until, snap.Now(), snap.Config().Location)
-	if err != nil {
-		return nil, nil, tr, err
-	}
-	if session != "" {
-		s, err := snap.Resolve(session, logs.ResolveOptions{IncludeCurrent: true})
-		if err != nil {
-			return nil, nil, tr, err
-		}
-		if !logs.MatchRepo(s, repo) {
-			return snap, nil, tr, nil
-		}
-		return snap, []*logs.Session{s}, tr, nil
-	}
-	var out []*logs.Session
-	for _, s := range snap.Sessions {
-		if logs.MatchRepo(s, repo) {
-			out = append(out, s)
-		}
-	}
-	return snap, out, tr, nil
 }

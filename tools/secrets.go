@@ -10,10 +10,10 @@ import (
 
 // ScanSecretsArgs are the arguments of scan_secrets.
 type ScanSecretsArgs struct {
-	Session     string `json:"session,omitempty" jsonschema:"limit to one session: id, unique prefix or \"latest\""`
-	Repo        string `json:"repo,omitempty" jsonschema:"case-insensitive substring of the repo name or cwd"`
-	Since       string `json:"since,omitempty" jsonschema:"RFC 3339, a date, today, yesterday, or a duration back from now (24h, 7d)"`
-	MaxFindings *int   `json:"max_findings,omitempty" jsonschema:"how many findings to list, 1..1000 (default 200); the summary counts all"`
+	SessionFilterArg
+	RepoArg
+	SinceArg
+	MaxFindings *int `json:"max_findings,omitempty" jsonschema:"how many findings to list, 1..1000 (default 200); the summary counts all"`
 }
 
 // SecretFindingOut is one leaked credential, never shown in plaintext.
@@ -51,7 +51,7 @@ func ScanSecrets(d Deps) Spec {
 			"tokens, private keys, credential URLs, secret assignments). Each finding gives the rule, file, line, "+
 			"session, time, a fingerprint and at most a masked preview — never the secret — plus rotation guidance "+
 			"per rule. One finding per distinct secret per line.",
-		[]bound{intBound[ScanSecretsArgs]("max_findings", 1, 1000, 200, func(a *ScanSecretsArgs) *int { return a.MaxFindings })},
+		[]bound{intBound[ScanSecretsArgs]("max_findings", 1, 1000, 200, func(a *ScanSecretsArgs) **int { return &a.MaxFindings })},
 		func(ctx context.Context, a ScanSecretsArgs) (ScanSecretsOut, error) {
 			snap, sessions, tr, err := d.scope(ctx, a.Session, a.Repo, a.Since, "")
 			if err != nil {
@@ -61,7 +61,7 @@ func ScanSecrets(d Deps) Spec {
 			if err != nil {
 				return ScanSecretsOut{}, err
 			}
-			max := intOr(a.MaxFindings, 200)
+			max := *a.MaxFindings
 			out := ScanSecretsOut{Findings: []SecretFindingOut{}, Guidance: map[string]string{}, CoverageFrom: rfcTime(snap.CoverageFrom()),
 				Summary: SecretSummary{FilesScanned: scan.FilesScanned, BytesScanned: scan.BytesScanned, Findings: len(scan.Findings),
 					ByRule: map[string]int{}, Truncated: len(scan.Findings) > max}}

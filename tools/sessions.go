@@ -2,16 +2,14 @@ package tools
 
 import (
 	"context"
-	"strings"
 
 	"github.com/agent-activity/agent-activity/logs"
-	"github.com/agent-activity/agent-activity/pricing"
 )
 
 // ListSessionsArgs are the arguments of list_recent_sessions.
 type ListSessionsArgs struct {
-	Limit *int   `json:"limit,omitempty" jsonschema:"how many sessions to return, 1..200 (default 20)"`
-	Repo  string `json:"repo,omitempty" jsonschema:"case-insensitive substring of the repo name or cwd"`
+	Limit *int `json:"limit,omitempty" jsonschema:"how many sessions to return, 1..200 (default 20)"`
+	RepoArg
 	Since string `json:"since,omitempty" jsonschema:"only sessions active at or after this time: RFC 3339, a date (2026-11-28), today, yesterday, or a duration back from now (24h, 7d)"`
 	Until string `json:"until,omitempty" jsonschema:"only sessions active before this time (a date means through that whole day); same forms as since"`
 }
@@ -52,9 +50,9 @@ func ListRecentSessions(d Deps) Spec {
 		"Lists Claude Code sessions on this machine, most recently active first, with repo, branch, title, "+
 			"start/end, message and subagent counts, API errors, liveness and token usage with estimated cost. "+
 			"Use it first to find a session id for tail_agent_log, summarize_tool_calls or session_recap."+dataNotice,
-		[]bound{intBound[ListSessionsArgs]("limit", 1, 200, 20, func(a *ListSessionsArgs) *int { return a.Limit })},
+		[]bound{intBound[ListSessionsArgs]("limit", 1, 200, 20, func(a *ListSessionsArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a ListSessionsArgs) (ListSessionsOut, error) {
-			limit := intOr(a.Limit, 20)
+			limit := *a.Limit
 			if a.Since == "" && a.Until == "" {
 				// A cold store answers from the newest files alone.
 				res, ok, err := d.Store.Recent(ctx, limit, a.Repo)
@@ -63,24 +61,19 @@ func ListRecentSessions(d Deps) Spec {
 				}
 				if ok {
 					out := ListSessionsOut{Sessions: []SessionItem{}, LogRoot: rootsString(res.Snapshot), LogRootNote: rootNote(res.Snapshot),
-						CostBasis: pricing.CostBasis, TotalMatched: res.Total, Truncated: res.Total > len(res.Sessions)}
+						CostBasis: costBasis, TotalMatched: res.Total, Truncated: res.Total > len(res.Sessions)}
 					for _, s := range res.Sessions {
 						out.Sessions = append(out.Sessions, sessionItem(res.Snapshot, s))
 					}
 					return out, nil
 				}
 			}
-			snap, err := d.snapshot(ctx)
-			if err != nil {
-				return ListSessionsOut{}, err
-			}
-			cfg := snap.Config()
-			tr, err := logs.ParseTimeRange(a.Since, a.Until, snap.Now(), cfg.Location)
+			snap, tr, err := d.window(ctx, a.Since, a.Until)
 			if err != nil {
 				return ListSessionsOut{}, err
 			}
 			out := ListSessionsOut{Sessions: []SessionItem{}, LogRoot: rootsString(snap), LogRootNote: rootNote(snap),
-				CoverageFrom: rfcTime(snap.CoverageFrom()), CostBasis: pricing.CostBasis}
+				CoverageFrom: rfcTime(snap.CoverageFrom()), CostBasis: costBasis}
 			for _, s := range snap.Sessions {
 				if !logs.MatchRepo(s, a.Repo) || !tr.Overlaps(s.Start, s.End) {
 					continue
@@ -103,19 +96,4 @@ func sessionItem(snap *logs.Snapshot, s *logs.Session) SessionItem {
 		APIErrors: s.APIErrors, IsLive: live, SchemaStatus: s.SchemaStatus(), SkippedLines: s.SkippedLines(live),
 		FirstPrompt: text(s.FirstPrompt(), 200), Usage: sessionUsage(s.Usage),
 	}
-}
-
-func rootsString(snap *logs.Snapshot) string {
-	var parts []string
-	for _, r := range snap.Roots {
-		parts = append(parts, r.Path)
-	}
-	return strings.Join(parts, string(listSeparator))
-}
-
-func rootNote(snap *logs.Snapshot) string {
-	if !snap.RootsMissing() {
-		return ""
-	}
-	return "the log root does not exist: " + rootsString(snap) + " (set AGENT_ACTIVITY_LOG_ROOT)"
 }

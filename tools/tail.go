@@ -8,10 +8,8 @@ import (
 
 // TailArgs are the arguments of tail_agent_log.
 type TailArgs struct {
-	Session        string `json:"session" jsonschema:"session id, a unique prefix of at least 4 characters, or \"latest\" (the most recently active session other than the current one)"`
-	Limit          *int   `json:"limit,omitempty" jsonschema:"how many entries from the end, 1..1000 (default 100)"`
-	IncludeCurrent bool   `json:"include_current,omitempty" jsonschema:"let \"latest\" pick the caller's own live session"`
-	Cwd            string `json:"cwd,omitempty" jsonschema:"the caller's working directory, to tell which live session is the caller's own"`
+	SessionArgs
+	Limit *int `json:"limit,omitempty" jsonschema:"how many entries from the end, 1..1000 (default 100)"`
 }
 
 // TailEntry is one transcript line.
@@ -64,14 +62,13 @@ func TailAgentLog(d Deps) Spec {
 			"excerpt, tool calls with their outcome (joined over the whole session), tool results with error "+
 			"excerpts, and usage on the first line of each API response. Use list_recent_sessions first to find "+
 			"the session, or pass \"latest\"."+dataNotice,
-		[]bound{intBound[TailArgs]("limit", 1, 1000, 100, func(a *TailArgs) *int { return a.Limit })},
+		[]bound{intBound[TailArgs]("limit", 1, 1000, 100, func(a *TailArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a TailArgs) (TailOut, error) {
-			snap, s, err := d.resolve(ctx, a.Session, logs.ResolveOptions{IncludeCurrent: a.IncludeCurrent, Cwd: a.Cwd})
+			snap, s, err := d.resolve(ctx, a.Session, a.resolveOptions())
 			if err != nil {
 				return TailOut{}, err
 			}
-			limit := intOr(a.Limit, 100)
-			entries, total, err := snap.Tail(ctx, s, limit)
+			entries, total, err := snap.Tail(ctx, s, *a.Limit)
 			if err != nil {
 				return TailOut{}, err
 			}
@@ -100,22 +97,6 @@ func TailAgentLog(d Deps) Spec {
 			}
 			return out, nil
 		})
-}
-
-// resolve refreshes the snapshot and resolves a session argument.
-func (d Deps) resolve(ctx context.Context, arg string, opt logs.ResolveOptions) (*logs.Snapshot, *logs.Session, error) {
-	if err := logs.CheckSessionArg(arg); err != nil {
-		return nil, nil, err
-	}
-	snap, err := d.snapshot(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	if snap.RootsMissing() {
-		return nil, nil, &logs.Error{Code: logs.CodeLogRootMissing, Message: "the log root does not exist: " + rootsString(snap) + "; set AGENT_ACTIVITY_LOG_ROOT"}
-	}
-	s, err := snap.Resolve(arg, opt)
-	return snap, s, err
 }
 
 // callOutcomes maps every tool_use id of the session to its outcome.

@@ -9,7 +9,7 @@ import (
 // ToolCallsArgs are the arguments of summarize_tool_calls.
 type ToolCallsArgs struct {
 	Session string `json:"session" jsonschema:"session id, a unique prefix of at least 4 characters, or \"latest\" (here including the caller's own session)"`
-	Cwd     string `json:"cwd,omitempty" jsonschema:"the caller's working directory, to tell which live session is the caller's own"`
+	CwdArg
 }
 
 // OutcomeBlock counts calls by outcome; the five counts add up to total.
@@ -20,18 +20,6 @@ type OutcomeBlock struct {
 	Pending    int `json:"pending"`
 	InProgress int `json:"in_progress"`
 	Total      int `json:"total"`
-}
-
-// FailingCall is one call that ended in error or was rejected.
-type FailingCall struct {
-	ToolUseID    string `json:"tool_use_id"`
-	ToolName     string `json:"tool_name"`
-	Status       string `json:"status" jsonschema:"error or rejected"`
-	Timestamp    string `json:"timestamp"`
-	Source       string `json:"source" jsonschema:"main or sidechain"`
-	SessionID    string `json:"session_id"`
-	InputExcerpt string `json:"input_excerpt"`
-	ErrorExcerpt string `json:"error_excerpt"`
 }
 
 // ToolCallsOut is the answer of summarize_tool_calls.
@@ -104,26 +92,4 @@ func failingCalls(ctx context.Context, snap *logs.Snapshot, s *logs.Session, liv
 		return failing{}, err
 	}
 	return failing{list: failingList(s, calls, details, live), total: total}, nil
-}
-
-// failingList renders failing calls with their redacted excerpts.
-func failingList(s *logs.Session, calls []logs.Call, details map[uint64]*logs.CallDetail, live bool) []FailingCall {
-	out := []FailingCall{}
-	for _, c := range calls {
-		fc := FailingCall{ToolName: name(c.Name), Status: c.Outcome(live), Timestamp: rfc(c.Time),
-			Source: source(c.Sidechain), SessionID: s.ID}
-		if dt := details[c.Key]; dt != nil {
-			fc.ToolUseID = dt.ID
-			fc.InputExcerpt, fc.ErrorExcerpt = text(dt.Input, 300), text(dt.ResultText, 300)
-		}
-		out = append(out, fc)
-	}
-	return out
-}
-
-func source(sidechain bool) string {
-	if sidechain {
-		return "sidechain"
-	}
-	return "main"
 }

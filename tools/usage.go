@@ -11,11 +11,10 @@ import (
 // UsageReportArgs are the arguments of usage_report.
 type UsageReportArgs struct {
 	GroupBy string `json:"group_by,omitempty" jsonschema:"day, week, month, session, model or repo, or two of them comma-separated (day,model); default day"`
-	Since   string `json:"since,omitempty" jsonschema:"RFC 3339, a date, today, yesterday, or a duration back from now (24h, 7d)"`
-	Until   string `json:"until,omitempty" jsonschema:"same forms as since; a date means through that day"`
-	Repo    string `json:"repo,omitempty" jsonschema:"case-insensitive substring of the repo name or cwd"`
-	Model   string `json:"model,omitempty" jsonschema:"case-insensitive substring of the model id (opus, claude-sonnet-4-5)"`
-	Limit   *int   `json:"limit,omitempty" jsonschema:"how many rows to return, 1..1000 (default 200); totals always cover every row"`
+	TimeRangeArgs
+	RepoArg
+	Model string `json:"model,omitempty" jsonschema:"case-insensitive substring of the model id (opus, claude-sonnet-4-5)"`
+	Limit *int   `json:"limit,omitempty" jsonschema:"how many rows to return, 1..1000 (default 200); totals always cover every row"`
 }
 
 // UsageRow is one group of a usage report; only the grouped key fields are set.
@@ -56,26 +55,21 @@ func UsageReport(d Deps) Spec {
 			"model or repo, or a pair of them, with filters for time, repo and model. Each API response counts "+
 			"once, on its own day in the configured time zone. Use it for \"what did this month cost per repo\"; "+
 			"use pacing_window for the current burn rate.",
-		[]bound{intBound[UsageReportArgs]("limit", 1, 1000, 200, func(a *UsageReportArgs) *int { return a.Limit })},
+		[]bound{intBound[UsageReportArgs]("limit", 1, 1000, 200, func(a *UsageReportArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a UsageReportArgs) (UsageReportOut, error) {
 			keys, err := logs.ParseGroupBy(a.GroupBy)
 			if err != nil {
 				return UsageReportOut{}, err
 			}
-			snap, err := d.snapshot(ctx)
-			if err != nil {
-				return UsageReportOut{}, err
-			}
-			loc := snap.Config().Location
-			tr, err := logs.ParseTimeRange(a.Since, a.Until, snap.Now(), loc)
+			snap, tr, err := d.window(ctx, a.Since, a.Until)
 			if err != nil {
 				return UsageReportOut{}, err
 			}
 			rep := snap.Report(logs.ReportQuery{GroupBy: keys, Range: tr, Repo: a.Repo, Model: a.Model})
-			limit := intOr(a.Limit, 200)
+			limit := *a.Limit
 			totals := usageBlock(rep.Totals)
 			out := UsageReportOut{GroupBy: keys, Rows: []UsageRow{}, TotalRows: len(rep.Rows),
-				Totals: UsageTotals{Sessions: rep.Sessions, Usage: totals}, CostBasis: costBasis, Timezone: zoneName(loc),
+				Totals: UsageTotals{Sessions: rep.Sessions, Usage: totals}, CostBasis: costBasis, Timezone: zoneName(snap.Config().Location),
 				CoverageFrom: rfcTime(snap.CoverageFrom()), UnpricedModels: nonNil(totals.UnpricedModels)}
 			for i, r := range rep.Rows {
 				if i == limit {
@@ -99,13 +93,6 @@ func zoneName(loc *time.Location) string {
 		return "UTC"
 	}
 	return loc.String()
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // PacingArgs are the arguments of pacing_window.
@@ -143,13 +130,13 @@ func PacingWindow(d Deps) Spec {
 		"What is being burned right now: tokens and estimated cost per hour over the last N hours (the window's "+
 			"totals divided by N), the usage by model, the sessions active in the window and the first and last "+
 			"activity in it. Use usage_report for longer periods.",
-		[]bound{intBound[PacingArgs]("hours", 1, 168, 5, func(a *PacingArgs) *int { return a.Hours })},
+		[]bound{intBound[PacingArgs]("hours", 1, 168, 5, func(a *PacingArgs) **int { return &a.Hours })},
 		func(ctx context.Context, a PacingArgs) (PacingOut, error) {
 			snap, err := d.snapshot(ctx)
 			if err != nil {
 				return PacingOut{}, err
 			}
-			hours := intOr(a.Hours, 5)
+			hours := *a.Hours
 			now := snap.Now()
 			start := now.Add(-time.Duration(hours) * time.Hour)
 			p := snap.Pace(start.UnixMilli())

@@ -1,0 +1,159 @@
+package tools
+
+import (
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agent-activity/agent-activity/logs"
+	"github.com/agent-activity/agent-activity/pricing"
+	"github.com/agent-activity/agent-activity/redact"
+	"github.com/agent-activity/agent-activity/transcript"
+)
+
+// The output shapes and formatting several tools share: usage blocks, times,
+// redacted text, failing calls, log roots.
+
+const costBasis = pricing.CostBasis
+
+// UsageBlock is the usage shape used everywhere.
+type UsageBlock struct {
+	InputTokens         int64    `json:"input_tokens"`
+	OutputTokens        int64    `json:"output_tokens"`
+	CacheCreationTokens int64    `json:"cache_creation_tokens"`
+	CacheReadTokens     int64    `json:"cache_read_tokens"`
+	TotalTokens         int64    `json:"total_tokens"`
+	Cost                float64  `json:"cost"`
+	CostStatus          string   `json:"cost_status" jsonschema:"estimated (every token priced), partial (some usage from unpriced models), unknown (nothing priced)"`
+	UnpricedModels      []string `json:"unpriced_models,omitempty"`
+}
+
+// SessionUsageBlock is a session's usage: the block of its total, plus the
+// thread split and models.
+type SessionUsageBlock struct {
+	UsageBlock
+	Main      UsageBlock            `json:"main"`
+	Sidechain UsageBlock            `json:"sidechain"`
+	ByModel   map[string]UsageBlock `json:"by_model"`
+}
+
+func usageBlock(t logs.Tally) UsageBlock {
+	return UsageBlock{
+		InputTokens: t.Input, OutputTokens: t.Output, CacheCreationTokens: t.CacheCreate(),
+		CacheReadTokens: t.CacheRead, TotalTokens: t.Total(), Cost: round6(t.Cost.USD()),
+		CostStatus: t.Cost.Status(), UnpricedModels: names(t.Cost.UnpricedModels()),
+	}
+}
+
+func sessionUsage(u logs.SessionUsage) SessionUsageBlock {
+	out := SessionUsageBlock{UsageBlock: usageBlock(u.Total), Main: usageBlock(u.Main), Sidechain: usageBlock(u.Sidechain),
+		ByModel: map[string]UsageBlock{}}
+	for m, mt := range u.ByModel {
+		out.ByModel[modelName(m)] = usageBlock(*mt)
+	}
+	return out
+}
+
+func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
+
+// FailingCall is one call that ended in error or was rejected.
+type FailingCall struct {
+	ToolUseID    string `json:"tool_use_id"`
+	ToolName     string `json:"tool_name"`
+	Status       string `json:"status" jsonschema:"error or rejected"`
+	Timestamp    string `json:"timestamp"`
+	Source       string `json:"source" jsonschema:"main or sidechain"`
+	SessionID    string `json:"session_id"`
+	InputExcerpt string `json:"input_excerpt"`
+	ErrorExcerpt string `json:"error_excerpt"`
+}
+
+// failingList renders failing calls with their redacted excerpts.
+func failingList(s *logs.Session, calls []logs.Call, details map[uint64]*logs.CallDetail, live bool) []FailingCall {
+	out := []FailingCall{}
+	for _, c := range calls {
+		fc := FailingCall{ToolName: name(c.Name), Status: c.Outcome(live), Timestamp: rfc(c.Time),
+			Source: source(c.Sidechain), SessionID: s.ID}
+		if dt := details[c.Key]; dt != nil {
+			fc.ToolUseID = dt.ID
+			fc.InputExcerpt, fc.ErrorExcerpt = text(dt.Input, 300), text(dt.ResultText, 300)
+		}
+		out = append(out, fc)
+	}
+	return out
+}
+
+// source names the thread a call ran in.
+func source(sidechain bool) string {
+	if sidechain {
+		return "sidechain"
+	}
+	return "main"
+}
+
+// rootsString lists the configured log roots as one path list.
+func rootsString(snap *logs.Snapshot) string {
+	var parts []string
+	for _, r := range snap.Roots {
+		parts = append(parts, r.Path)
+	}
+	return strings.Join(parts, string(os.PathListSeparator))
+}
+
+// rootNote says when no configured log root exists; "" otherwise.
+func rootNote(snap *logs.Snapshot) string {
+	if !snap.RootsMissing() {
+		return ""
+	}
+	return "the log root does not exist: " + rootsString(snap) + " (set AGENT_ACTIVITY_LOG_ROOT)"
+}
+
+// rfc formats unix milliseconds as RFC 3339 UTC with milliseconds; "" for 0.
+func rfc(ms int64) string {
+	if ms == 0 {
+		return ""
+	}
+	return rfcTime(time.UnixMilli(ms))
+}
+
+// rfcTime formats t as RFC 3339 UTC with milliseconds; "" for the zero time.
+func rfcTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+}
+
+// text redacts transcript text and cuts it to max characters.
+func text(s string, max int) string {
+	return truncate(redact.String(s), max)
+}
+
+// name redacts a short identifier taken from a transcript (tool, model, branch,
+// agent type): not prose, but still transcript text.
+func name(s string) string { return redact.String(s) }
+
+func names(xs []string) []string {
+	for i, x := range xs {
+		xs[i] = name(x)
+	}
+	return xs
+}
+
+// modelName is a redacted model id, "(unknown)" for none.
+func modelName(m string) string {
+	if m == "" {
+		return "(unknown)"
+	}
+	return name(m)
+}
+
+func truncate(s string, max int) string { return transcript.Truncate(s, max) }
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

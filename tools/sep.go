@@ -1,5 +1,0 @@
-package tools
-
-import "os"
-
-const listSeparator = os.PathListSeparator
