@@ -18,34 +18,38 @@ const maxPath = 1024
 // out is redacted, as for Text; invalid UTF-8 leaves as U+FFFD and is never
 // an error.
 //
-// The zero Path is empty. Paths are small values, safe for concurrent use,
-// and comparable on their raw value.
-type Path struct{ raw string }
+// The zero Path is empty. Paths are small values, safe for concurrent use;
+// like Text they hold the string behind a pointer and are not comparable
+// with ==; use Equal.
+type Path struct {
+	_   [0]func()
+	raw *string
+}
 
 // FromLogPath wraps s, a path read from a transcript (or built from one, as
 // a project folder is); like FromLog it keeps s itself.
-func FromLogPath(s string) Path { return Path{raw: s} }
+func FromLogPath(s string) Path { return Path{raw: box(s)} }
 
 // Redacted returns the path with its home directory shown as "~" and
 // secrets replaced by "[REDACTED:<rule>]": "/home/dev/src/x" is "~/src/x",
 // "C:\Users\dev\proj" is "~\proj", "-home-dev-src-x" is "~-src-x".
 func (p Path) Redacted() string {
-	return clip(String(showHome(validUTF8(p.raw), home.Load())), maxPath, false)
+	return clip(String(showHome(validUTF8(unbox(p.raw)), home.Load())), maxPath, false)
 }
 
 // IsZero reports whether the path is empty.
-func (p Path) IsZero() bool { return p.raw == "" }
+func (p Path) IsZero() bool { return unbox(p.raw) == "" }
 
 // ContainsFold reports whether sub occurs in the path, ignoring case, as the
 // repo filter matches. It matches the path as read, home directory
 // included (a caller may pass its full cwd), except that secrets count as
 // their markers, as for Text.ContainsFold.
 func (p Path) ContainsFold(sub string) bool {
-	return containsFoldRunes(String(validUTF8(p.raw)), sub)
+	return containsFoldRunes(String(validUTF8(unbox(p.raw))), sub)
 }
 
 // Equal reports whether two paths are the same string as read.
-func (p Path) Equal(o Path) bool { return p.raw == o.raw }
+func (p Path) Equal(o Path) bool { return unbox(p.raw) == unbox(o.raw) }
 
 // String returns Redacted.
 func (p Path) String() string { return p.Redacted() }

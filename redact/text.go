@@ -17,18 +17,27 @@ import (
 // redacted. Invalid UTF-8 is never an error: it leaves as U+FFFD.
 //
 // The zero Text is the empty string. A Text is a small value, safe to copy
-// and to use from any number of goroutines. It is comparable: == and map
-// keys compare raw values, which never leave through the comparison.
-type Text struct{ raw string }
+// and to use from any number of goroutines. It is not comparable with ==;
+// use Equal.
+//
+// The string sits behind a pointer because fmt formats a struct's
+// unexported fields by reflection, without calling their methods: a Text in
+// an unexported field of a struct printed with %v (or a Text printed with
+// %p) would otherwise show its raw string. Behind a pointer it shows as an
+// address.
+type Text struct {
+	_   [0]func() // not comparable: == would compare pointers
+	raw *string
+}
 
 // FromLog wraps s, a string read from a transcript. The Text keeps s itself:
 // a caller reading into a reused buffer must pass a copy (strings.Clone),
 // not a view of the buffer.
-func FromLog(s string) Text { return Text{raw: s} }
+func FromLog(s string) Text { return Text{raw: box(s)} }
 
 // Redacted returns the text with every secret replaced by
 // "[REDACTED:<rule>]". It is not clipped.
-func (t Text) Redacted() string { return String(validUTF8(t.raw)) }
+func (t Text) Redacted() string { return String(validUTF8(unbox(t.raw))) }
 
 // Clip returns the redacted text cut to at most max characters (runes), the
 // last being "…" when anything was cut. The cut is made after redaction, so
@@ -50,7 +59,7 @@ func (t Text) ClipInfo(max int) (string, int) {
 
 // IsZero reports whether the text is empty. It also makes the json
 // "omitzero" option leave an empty Text out.
-func (t Text) IsZero() bool { return t.raw == "" }
+func (t Text) IsZero() bool { return unbox(t.raw) == "" }
 
 // ContainsFold reports whether sub occurs in the text, ignoring case
 // (Unicode simple folding, as strings.EqualFold). It matches the text as
@@ -61,7 +70,7 @@ func (t Text) ContainsFold(sub string) bool {
 }
 
 // Equal reports whether two texts are the same string as read.
-func (t Text) Equal(o Text) bool { return t.raw == o.raw }
+func (t Text) Equal(o Text) bool { return unbox(t.raw) == unbox(o.raw) }
 
 // String returns Redacted, so that printing a Text cannot leak it.
 func (t Text) String() string { return t.Redacted() }
@@ -89,29 +98,33 @@ const maxID = 200
 // for the answer budget. Every way out is redacted, as for Text; invalid
 // UTF-8 leaves as U+FFFD and is never an error.
 //
-// The zero ID is empty. IDs are small values, safe for concurrent use, and
-// comparable on their raw value.
-type ID struct{ raw string }
+// The zero ID is empty. IDs are small values, safe for concurrent use; like
+// Text they hold the string behind a pointer and are not comparable with
+// ==; use Equal.
+type ID struct {
+	_   [0]func()
+	raw *string
+}
 
 // FromLogID wraps s, an identifier read from a transcript; like FromLog it
 // keeps s itself.
-func FromLogID(s string) ID { return ID{raw: s} }
+func FromLogID(s string) ID { return ID{raw: box(s)} }
 
 // Redacted returns the id with secrets replaced by "[REDACTED:<rule>]",
 // cut to at most 200 runes.
-func (id ID) Redacted() string { return clip(String(validUTF8(id.raw)), maxID, false) }
+func (id ID) Redacted() string { return clip(String(validUTF8(unbox(id.raw))), maxID, false) }
 
 // IsZero reports whether the id is empty.
-func (id ID) IsZero() bool { return id.raw == "" }
+func (id ID) IsZero() bool { return unbox(id.raw) == "" }
 
 // Equal reports whether two ids are the same string as read.
-func (id ID) Equal(o ID) bool { return id.raw == o.raw }
+func (id ID) Equal(o ID) bool { return unbox(id.raw) == unbox(o.raw) }
 
 // HasPrefixFold reports whether the id starts with prefix, ignoring case,
 // as a session prefix is resolved. Like Text.ContainsFold it sees secrets
 // as their markers.
 func (id ID) HasPrefixFold(prefix string) bool {
-	return prefixFold(String(validUTF8(id.raw)), prefix)
+	return prefixFold(String(validUTF8(unbox(id.raw))), prefix)
 }
 
 // String returns Redacted.
@@ -134,6 +147,22 @@ func (id ID) LogValue() slog.Value { return slog.StringValue(id.Redacted()) }
 // verb showing s — never the raw value.
 func formatRedacted(f fmt.State, verb rune, s string) {
 	fmt.Fprintf(f, fmt.FormatString(f, verb), s)
+}
+
+// box and unbox hold a raw string out of fmt's reach; "" is nil, so the
+// zero value needs no allocation.
+func box(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func unbox(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 func validUTF8(s string) string {
