@@ -82,7 +82,7 @@ func (t Text) Format(f fmt.State, verb rune) { formatRedacted(f, verb, t.Redacte
 func (t Text) MarshalJSON() ([]byte, error) { return json.Marshal(t.Redacted()) }
 
 // MarshalText returns the redacted text, for encoders that use
-// encoding.TextMarshaler (map keys, slog's text handler).
+// encoding.TextMarshaler (encoding/xml, slog's text handler).
 func (t Text) MarshalText() ([]byte, error) { return []byte(t.Redacted()), nil }
 
 // LogValue makes log/slog record the redacted text.

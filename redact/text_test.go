@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -474,6 +475,11 @@ func TestEqual(t *testing.T) {
 	}
 	if !FromLogPath("/a").Equal(FromLogPath("/a")) || FromLogPath("/a").Equal(FromLogPath("/a/")) {
 		t.Error("Path.Equal")
+	}
+	// Tests of other packages compare outputs with reflect.DeepEqual.
+	if !reflect.DeepEqual(exported{FromLog("a"), FromLogPath("/b"), FromLogID("c")}, exported{FromLog("a"), FromLogPath("/b"), FromLogID("c")}) ||
+		reflect.DeepEqual(FromLog("a"), FromLog("b")) {
+		t.Error("reflect.DeepEqual does not compare raw values")
 	}
 }
 
