@@ -91,3 +91,24 @@ func BenchmarkStringHostile(b *testing.B) {
 		b.Run(sh.name, func(b *testing.B) { benchString(b, sh.in) })
 	}
 }
+
+// BenchmarkTextClip is an excerpt as tools cut one: a few KB of prose
+// wrapped, redacted and clipped to 300 runes.
+func BenchmarkTextClip(b *testing.B) {
+	in := proseCorpus(4<<10) + " GH_TOKEN=ghp_" + fill(36, 1)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		FromLog(in).Clip(300)
+	}
+}
+
+// BenchmarkPathRedacted is a cwd under a home directory.
+func BenchmarkPathRedacted(b *testing.B) {
+	in := "/home/dev/src/github.com/agent-activity/agent-activity"
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = FromLogPath(in).Redacted()
+	}
+}

@@ -52,6 +52,35 @@
 // A Finding's Start and End delimit exactly the bytes String replaces, so
 // s[f.Start:f.End] == f.Secret: the token, the password of a URL, the value
 // of an assignment (its name stays visible), or the whole PEM block.
+//
+// # Strings from the logs
+//
+// Text (prose), Path (cwd, file paths, project folders, repo names) and ID
+// (tool_use_id, uuids, agent ids, branch and model names) carry strings read
+// from transcripts to the tools. Like html/template's escaping, redaction is
+// not a call to remember: none of them has a way out that skips the
+// redactor — not String, not fmt, not encoding/json, not log/slog — so a
+// new field cannot leak by omission. Text is clipped on request, after
+// redaction; Path and ID carry a generous fixed bound instead.
+//
+// A Path shows a home directory at its start as "~", keeping the separator
+// that followed it: the running user's home (given by main through SetHome)
+// and the conventional ones — /home/<name>, /Users/<name>, /root,
+// /var/home/<name>, X:\Users\<name> or X:/Users/<name> with any drive
+// letter, and the same drive seen from WSL (/mnt/x/Users/<name>) or Git Bash
+// (/x/Users/<name>). Only whole segments count: /home/devx is the home of
+// devx, /homeless/x is left alone, and /Users/Shared, C:\Users\Public and
+// the like are not a user's home. Windows forms match in any case.
+//
+// Claude Code names a project folder after its cwd with every character
+// that is not a letter or digit turned into '-' (-home-dev-src-x,
+// C--Users-dev-twin). Any segment of a Path that starts with such an
+// encoded home shows it as "~" and keeps the rest encoded: -home-dev-src-x
+// is "~-src-x", never a decoded "~/src/x". The encoding is lossy ('/', '.',
+// '_' and '-' are all '-'), so a decoded path would be a guess presented as
+// a fact (my-app would become my/app); the real cwd, where a transcript has
+// one, is a Path of its own. A user name with '-' or '.' in it is only
+// partly hidden in the encoded form unless it is the running user's home.
 package redact
 
 import (
