@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agent-activity/agent-activity/claudecode"
+	"github.com/agent-activity/agent-activity/redact"
 	"github.com/agent-activity/agent-activity/transcript"
 
 	"github.com/agent-activity/agent-activity/logs"
@@ -154,6 +155,9 @@ func setup(now func() time.Time) (*app, error) {
 	}
 	if len(roots) == 0 {
 		return nil, fmt.Errorf("AGENT_ACTIVITY_LOG_ROOT is empty")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		redact.SetHome(home) // paths in answers show it as "~"
 	}
 	cfg := logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: roots, LiveWindow: window, Now: now, Location: loc, Pricing: table,
 		CallerSessionID: strings.TrimSpace(env.CallerSessionID)}

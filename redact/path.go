@@ -256,3 +256,8 @@ func isPathSep(c byte) bool { return c == '/' || c == '\\' }
 func isDash(c byte) bool { return c == '-' }
 
 func isASCIILetter(c byte) bool { return classes[c]&(cUpper|cLower) != 0 }
+
+// Output redacts one string of an answer, whatever field it came from:
+// secrets replaced, and a home directory at its start shown as "~" (a no-op
+// for anything that is not a path). It does not clip.
+func Output(s string) string { return String(showHome(validUTF8(s), home.Load())) }

@@ -54,7 +54,11 @@ func define[A any, O any](name, title, desc string, bounds []bound, run func(ctx
 				return nil, err
 			}
 		}
-		return run(ctx, a)
+		out, err := run(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		return leave(out)
 	}}
 }
 
