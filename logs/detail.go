@@ -163,8 +163,8 @@ func (snap *Snapshot) tail(ctx context.Context, s *Session, limit, skip int) ([]
 // unreadable turns an I/O error on a session's file into a readable error
 // that names the session and the cause, never the file's content.
 func unreadable(s *Session, err error) error {
-	if err == nil {
-		return nil
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err // the request ended: not a problem of the file
 	}
 	cause := "an I/O error"
 	switch {

@@ -26,7 +26,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/agent-activity/agent-activity/internal/stdiotest"
@@ -288,11 +287,7 @@ func timeProcess(bin string, env []string, args ...string) (time.Duration, int64
 		return 0, 0, fmt.Errorf("%v: %s", err, stderr.String())
 	}
 	d := time.Since(start)
-	var rss int64
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
-	}
-	return d, rss, nil
+	return d, peakRSS(c.ProcessState), nil
 }
 
 func jsonlFiles(root string) []string {
