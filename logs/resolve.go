@@ -6,31 +6,6 @@ import (
 	"strings"
 )
 
-// Error codes shared with the tools layer.
-const (
-	CodeInvalidArgument  = "invalid_argument"
-	CodeSessionNotFound  = "session_not_found"
-	CodeAmbiguousSession = "ambiguous_session"
-	CodeLogRootMissing   = "log_root_missing"
-	CodeInternal         = "internal"
-)
-
-// Error is a problem with the caller's arguments or the data, reported to the
-// client as a structured tool error, never as a protocol error.
-type Error struct {
-	Code       string
-	Message    string
-	Argument   string     // for invalid_argument
-	Candidates []*Session // for ambiguous_session
-}
-
-func (e *Error) Error() string { return e.Message }
-
-// InvalidArgument builds an invalid_argument error naming the argument.
-func InvalidArgument(arg, format string, a ...any) *Error {
-	return &Error{Code: CodeInvalidArgument, Argument: arg, Message: fmt.Sprintf(format, a...)}
-}
-
 // ResolveOptions steer how a session argument is resolved.
 type ResolveOptions struct {
 	IncludeCurrent bool   // "latest" may be the caller's own session

@@ -23,8 +23,9 @@ type Config struct {
 }
 
 // Store keeps a summary of every transcript file in memory, keyed by path and
-// checked against (size, mtime) on every look; a file that grew is read only
-// from where the last look stopped. It is safe for concurrent use.
+// checked against its size, mtime and file identity (transcript.FileID) on
+// every look; a file that grew, with the bytes read before still in place, is
+// read only from where the last look stopped. It is safe for concurrent use.
 type Store struct {
 	cfg Config
 

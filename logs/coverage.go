@@ -1,0 +1,109 @@
+package logs
+
+import "sort"
+
+// Coverage describes what the history holds.
+type Coverage struct {
+	Projects, Sessions, SubagentFiles, Entries, SkippedLines, Unverified int
+	Bytes                                                                int64
+	First, Last                                                          int64
+	Models                                                               map[string]*Tally
+	Tools                                                                map[string]int
+	Versions                                                             map[string]int // version -> sessions
+	Accounting                                                           AccountingCheck
+}
+
+// AccountingCheck compares Claude Code's own cost-state totals with ours.
+type AccountingCheck struct {
+	SessionsChecked int
+	Agreeing        int
+	Differing       []string
+}
+
+// Coverage summarises the whole snapshot. Everything but the skipped-line
+// count (which depends on liveness, so on the clock) is computed once per
+// snapshot.
+func (snap *Snapshot) Coverage() Coverage {
+	snap.coverageOnce.Do(func() { snap.coverage = snap.computeCoverage() })
+	c := snap.coverage
+	now := snap.cfg.Now()
+	for _, s := range snap.Sessions {
+		c.SkippedLines += s.SkippedLines(s.IsLive(now, snap.cfg.LiveWindow))
+	}
+	return c
+}
+
+func (snap *Snapshot) computeCoverage() Coverage {
+	c := Coverage{Models: map[string]*Tally{}, Tools: map[string]int{}, Versions: map[string]int{}}
+	projects := map[string]struct{}{}
+	for _, s := range snap.Sessions {
+		c.Sessions++
+		projects[s.ProjectDir] = struct{}{}
+		c.SubagentFiles += len(s.Subagents)
+		if s.Unverified {
+			c.Unverified++
+		}
+		if s.Start != 0 && (c.First == 0 || s.Start < c.First) {
+			c.First = s.Start
+		}
+		if s.End > c.Last {
+			c.Last = s.End
+		}
+		versions := map[string]struct{}{}
+		for _, f := range s.Files() {
+			c.Entries += f.Entries
+			c.Bytes += f.Size
+			for name, n := range f.ToolCounts {
+				c.Tools[name] += n
+			}
+			for _, v := range f.Versions {
+				versions[v] = struct{}{}
+			}
+		}
+		for v := range versions {
+			c.Versions[v]++
+		}
+		if s.CostState != nil {
+			c.Accounting.SessionsChecked++
+			if costStateAgrees(s) {
+				c.Accounting.Agreeing++
+			} else if len(c.Accounting.Differing) < 20 {
+				c.Accounting.Differing = append(c.Accounting.Differing, s.ID)
+			}
+		}
+	}
+	c.Projects = len(projects)
+	for r := range snap.AllResponses() {
+		t := c.Models[r.Model]
+		if t == nil {
+			t = &Tally{}
+			c.Models[r.Model] = t
+		}
+		t.addResponse(r)
+	}
+	sort.Strings(c.Accounting.Differing)
+	return c
+}
+
+// costStateAgrees compares per-model tokens of the session with its cost-state.
+func costStateAgrees(s *Session) bool {
+	ours := map[string]Usage{}
+	for m, t := range s.Usage.ByModel {
+		ours[m] = t.Usage
+	}
+	if len(ours) != len(s.CostState.Models) {
+		// Models with no usage on one side still agree when both are zero.
+		for m, u := range s.CostState.Models {
+			if _, ok := ours[m]; !ok && u.Total() != 0 {
+				return false
+			}
+		}
+	}
+	for m, u := range ours {
+		cs := s.CostState.Models[m]
+		if cs.Input != u.Input || cs.Output != u.Output || cs.CacheRead != u.CacheRead || cs.CacheCreate() != u.CacheCreate() {
+			return false
+		}
+	}
+	return true
+}

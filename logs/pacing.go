@@ -1,0 +1,49 @@
+package logs
+
+import "sort"
+
+// Pacing is the usage of a recent window.
+type Pacing struct {
+	Usage    Tally
+	ByModel  map[string]*Tally
+	Sessions []*Session // with usage in the window, most recent first
+	First    int64
+	Last     int64
+}
+
+// Pace sums the responses in [since, now].
+func (snap *Snapshot) Pace(since int64) Pacing {
+	p := Pacing{ByModel: map[string]*Tally{}}
+	seen := map[*Session]int64{}
+	for r := range snap.AllResponses() {
+		if r.Time < since {
+			continue
+		}
+		p.Usage.addResponse(r)
+		t := p.ByModel[r.Model]
+		if t == nil {
+			t = &Tally{}
+			p.ByModel[r.Model] = t
+		}
+		t.addResponse(r)
+		if p.First == 0 || r.Time < p.First {
+			p.First = r.Time
+		}
+		if r.Time > p.Last {
+			p.Last = r.Time
+		}
+		if r.Time > seen[r.Session] {
+			seen[r.Session] = r.Time
+		}
+	}
+	for s := range seen {
+		p.Sessions = append(p.Sessions, s)
+	}
+	sort.Slice(p.Sessions, func(i, j int) bool {
+		if seen[p.Sessions[i]] != seen[p.Sessions[j]] {
+			return seen[p.Sessions[i]] > seen[p.Sessions[j]]
+		}
+		return p.Sessions[i].Key < p.Sessions[j].Key
+	})
+	return p
+}

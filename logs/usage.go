@@ -1,0 +1,202 @@
+package logs
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Grouping keys of a usage report.
+var GroupKeys = []string{"day", "week", "month", "session", "model", "repo"}
+
+// ReportQuery selects responses for a usage report.
+type ReportQuery struct {
+	GroupBy []string // one or two of GroupKeys
+	Range   TimeRange
+	Repo    string // case-insensitive substring of repo or cwd
+	Model   string // case-insensitive substring of the model id
+}
+
+// ReportRow is one group.
+type ReportRow struct {
+	Keys     map[string]string
+	Sessions int
+	Usage    Tally
+}
+
+// Report is a usage rollup.
+type Report struct {
+	Rows     []ReportRow // sorted by key
+	Totals   Tally
+	Sessions int
+}
+
+// ParseGroupBy validates a group_by argument ("day", "day,model").
+func ParseGroupBy(v string) ([]string, error) {
+	if strings.TrimSpace(v) == "" {
+		return []string{"day"}, nil
+	}
+	parts := strings.Split(v, ",")
+	if len(parts) > 2 {
+		return nil, InvalidArgument("group_by", "group_by takes one key or two comma-separated keys of %s; got %q", strings.Join(GroupKeys, ", "), clipArg(v))
+	}
+	var out []string
+	for _, raw := range parts {
+		p := strings.TrimSpace(strings.ToLower(raw))
+		if !slices.Contains(GroupKeys, p) {
+			return nil, InvalidArgument("group_by", "group_by key %q is not one of %s", clipArg(strings.TrimSpace(raw)), strings.Join(GroupKeys, ", "))
+		}
+		if slices.Contains(out, p) {
+			return nil, InvalidArgument("group_by", "group_by names %q twice", p)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// MatchRepo: repo is a case-insensitive substring of the repo name or cwd.
+func MatchRepo(s *Session, repo string) bool {
+	if repo == "" {
+		return true
+	}
+	r := strings.ToLower(repo)
+	return strings.Contains(strings.ToLower(s.Repo), r) || strings.Contains(strings.ToLower(s.Cwd), r)
+}
+
+// Report rolls up the deduplicated responses. A snapshot never changes, so
+// its reports are kept: the same question asked again costs a lookup.
+func (snap *Snapshot) Report(q ReportQuery) Report {
+	key := fmt.Sprintf("%q|%d|%d|%q|%q", q.GroupBy, q.Range.Since, q.Range.Until, q.Repo, q.Model)
+	snap.memoMu.Lock()
+	rep, ok := snap.reports[key]
+	snap.memoMu.Unlock()
+	if ok {
+		return rep
+	}
+	rep = snap.report(q)
+	snap.memoMu.Lock()
+	if snap.reports == nil || len(snap.reports) >= 64 {
+		snap.reports = map[string]Report{}
+	}
+	snap.reports[key] = rep
+	snap.memoMu.Unlock()
+	return rep
+}
+
+func (snap *Snapshot) report(q ReportQuery) Report {
+	loc := snap.cfg.Location
+	type group struct {
+		keys     map[string]string
+		sessions map[*Session]struct{}
+		usage    Tally
+	}
+	groups := map[string]*group{}
+	all := map[*Session]struct{}{}
+	var rep Report
+	model := strings.ToLower(q.Model)
+	// Calendar keys are formatted once per quarter hour, not per response.
+	calendar := map[int64][3]string{}
+	calKeys := func(quarter int64) [3]string {
+		if k, ok := calendar[quarter]; ok {
+			return k
+		}
+		t := time.UnixMilli(quarter * quarterMs).In(loc)
+		y, w := t.ISOWeek()
+		k := [3]string{t.Format("2006-01-02"), fmt.Sprintf("%04d-W%02d", y, w), t.Format("2006-01")}
+		calendar[quarter] = k
+		return k
+	}
+	modelOK := map[string]bool{}
+	var id []byte
+	add := func(s *Session, quarter int64, m string, u Tally) {
+		var vals [2]string
+		id = id[:0]
+		for j, k := range q.GroupBy {
+			vals[j] = groupValue(k, s, quarter, m, calKeys)
+			if j > 0 {
+				id = append(id, 0)
+			}
+			id = append(id, vals[j]...)
+		}
+		g := groups[string(id)]
+		if g == nil {
+			keys := make(map[string]string, len(q.GroupBy))
+			for j, k := range q.GroupBy {
+				keys[k] = vals[j]
+			}
+			g = &group{keys: keys, sessions: map[*Session]struct{}{}}
+			groups[string(id)] = g
+		}
+		g.sessions[s] = struct{}{}
+		g.usage.Merge(u)
+		all[s] = struct{}{}
+		rep.Totals.Merge(u)
+	}
+	for _, s := range snap.Sessions {
+		if q.Repo != "" && !MatchRepo(s, q.Repo) {
+			continue
+		}
+		for bi := range s.buckets {
+			b := &s.buckets[bi]
+			if model != "" {
+				ok, seen := modelOK[b.model]
+				if !seen {
+					ok = strings.Contains(strings.ToLower(b.model), model)
+					modelOK[b.model] = ok
+				}
+				if !ok {
+					continue
+				}
+			}
+			lo, hi := b.quarter*quarterMs, (b.quarter+1)*quarterMs
+			switch {
+			case q.Range.Contains(lo) && q.Range.Contains(hi-1):
+				add(s, b.quarter, b.model, b.usage)
+			case q.Range.Overlaps(lo, hi-1):
+				// The range cuts this quarter hour: take its responses one by one.
+				for ri := range s.responses {
+					r := &s.responses[ri]
+					if r.Time/quarterMs == b.quarter && r.Model == b.model && q.Range.Contains(r.Time) {
+						var t Tally
+						t.addResponse(r)
+						add(s, b.quarter, b.model, t)
+					}
+				}
+			}
+		}
+	}
+	ids := make([]string, 0, len(groups))
+	for id := range groups {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		g := groups[id]
+		rep.Rows = append(rep.Rows, ReportRow{Keys: g.keys, Sessions: len(g.sessions), Usage: g.usage})
+	}
+	rep.Sessions = len(all)
+	return rep
+}
+
+func groupValue(key string, s *Session, quarter int64, model string, cal func(int64) [3]string) string {
+	switch key {
+	case "day":
+		return cal(quarter)[0]
+	case "week":
+		return cal(quarter)[1]
+	case "month":
+		return cal(quarter)[2]
+	case "session":
+		return s.ID
+	case "model":
+		if model == "" {
+			return "(unknown)"
+		}
+		return model
+	case "repo":
+		return s.Repo
+	}
+	return ""
+}
