@@ -1,6 +1,11 @@
 package logs
 
-import "sort"
+import (
+	"cmp"
+	"sort"
+	"strconv"
+	"strings"
+)
 
 // Coverage describes what the history holds.
 type Coverage struct {
@@ -106,4 +111,29 @@ func costStateAgrees(s *Session) bool {
 		}
 	}
 	return true
+}
+
+// CompareVersions orders version strings numerically segment by segment
+// ("2.1.83" before "2.1.232"); a segment that is not a number compares as
+// text after the numbers, and ties fall back to the whole string.
+func CompareVersions(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		x, errx := strconv.Atoi(as[i])
+		y, erry := strconv.Atoi(bs[i])
+		switch {
+		case errx == nil && erry == nil && x != y:
+			return cmp.Compare(x, y)
+		case errx == nil && erry != nil:
+			return -1
+		case errx != nil && erry == nil:
+			return 1
+		case errx != nil && erry != nil && as[i] != bs[i]:
+			return strings.Compare(as[i], bs[i])
+		}
+	}
+	if c := cmp.Compare(len(as), len(bs)); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +103,14 @@ func TestLineNumbersAgree(t *testing.T) {
 	}
 	if got := s.Main.Messages[0].Line; got != want {
 		t.Errorf("the response's line %d, want %d", got, want)
+	}
+}
+
+func TestCompareVersions(t *testing.T) {
+	vs := []string{"2.1.232", "2.1.83", "2.0.9", "2.1.83-beta", "10.0.0", "2.1"}
+	sort.Slice(vs, func(i, j int) bool { return CompareVersions(vs[i], vs[j]) < 0 })
+	want := "2.0.9 2.1 2.1.83 2.1.232 2.1.83-beta 10.0.0"
+	if got := strings.Join(vs, " "); got != want {
+		t.Fatalf("sorted %s, want %s", got, want)
 	}
 }

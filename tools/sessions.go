@@ -40,7 +40,7 @@ type ListSessionsOut struct {
 	Truncated    bool          `json:"truncated"`
 	LogRoot      string        `json:"log_root"`
 	LogRootNote  string        `json:"log_root_note,omitempty" jsonschema:"set when no configured log root exists"`
-	CoverageFrom string        `json:"coverage_from" jsonschema:"oldest activity still on disk; empty when a cold server answered from the newest files alone (ask again once it has read the history)"`
+	CoverageFrom string        `json:"coverage_from" jsonschema:"oldest activity still on disk; when a cold server answered from the newest files alone, how far back what it read reaches"`
 	CostBasis    string        `json:"cost_basis"`
 }
 
@@ -61,7 +61,7 @@ func ListRecentSessions(d Deps) Spec {
 				}
 				if ok {
 					out := ListSessionsOut{Sessions: []SessionItem{}, LogRoot: rootsString(res.Snapshot), LogRootNote: rootNote(res.Snapshot),
-						CostBasis: costBasis, TotalMatched: res.Total, Truncated: res.Total > len(res.Sessions)}
+						CoverageFrom: rfcTime(res.Snapshot.CoverageFrom()), CostBasis: costBasis, TotalMatched: res.Total, Truncated: res.Total > len(res.Sessions)}
 					for _, s := range res.Sessions {
 						out.Sessions = append(out.Sessions, sessionItem(res.Snapshot, s))
 					}

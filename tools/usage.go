@@ -254,7 +254,9 @@ func CoverageStats(d Deps) Spec {
 			for v, n := range c.Versions {
 				out.ClaudeCodeVersions = append(out.ClaudeCodeVersions, VersionCount{Version: v, Sessions: n})
 			}
-			sort.Slice(out.ClaudeCodeVersions, func(i, j int) bool { return out.ClaudeCodeVersions[i].Version < out.ClaudeCodeVersions[j].Version })
+			sort.Slice(out.ClaudeCodeVersions, func(i, j int) bool {
+				return logs.CompareVersions(out.ClaudeCodeVersions[i].Version, out.ClaudeCodeVersions[j].Version) < 0
+			})
 			return out, nil
 		})
 }
