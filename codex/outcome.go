@@ -5,10 +5,19 @@ import (
 	"strings"
 )
 
-// userDeclined is how unified exec reports a command the user declined at
-// the approval prompt (public-codex #3): "exec_command failed for `…`:
-// CreateProcess { message: \"Rejected(\\\"rejected by user\\\")\" }".
-const userDeclined = `Rejected("rejected by user")`
+// declined reports how unified exec words a command the user declined at
+// the approval prompt (public-codex #3, six times): "exec_command failed for
+// `<command>`: CreateProcess { message: "Rejected(\"rejected by user\")" }".
+// Only the text after the echoed command is looked at.
+func declined(text string) bool {
+	if !strings.HasPrefix(text, "exec_command failed for") {
+		return false
+	}
+	if i := strings.LastIndex(text, "`:"); i >= 0 {
+		text = text[i:]
+	}
+	return strings.Contains(text, "Rejected(") && strings.Contains(text, "rejected by user")
+}
 
 // errorOpenings are the error texts of §7 rule 5 that start an output.
 var errorOpenings = []string{
@@ -38,7 +47,7 @@ func outputResult(text string) (r Result, code int64, hasCode bool) {
 		return ResultRunning, 0, false
 	case strings.HasPrefix(text, "exec command rejected by user"),
 		strings.HasPrefix(text, "aborted by user"),
-		strings.HasPrefix(text, "exec_command failed for") && strings.Contains(text, userDeclined):
+		declined(text):
 		return ResultRejected, 0, false
 	}
 	for _, p := range errorOpenings {

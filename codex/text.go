@@ -80,8 +80,10 @@ func clip(s string, max int) string {
 		n++
 	}
 	head := s[:cut]
-	if i := strings.LastIndexAny(head, " \t\r\n"); i > 0 {
-		head = head[:i]
+	if !isSpace(s[cut]) { // the last word was cut: drop it
+		if i := strings.LastIndexAny(head, " \t\r\n"); i > 0 {
+			head = head[:i]
+		}
 	}
 	return strings.TrimRight(head, " \t\r\n") + "…"
 }

@@ -36,7 +36,8 @@ def outcome(name, out):
     if text.startswith('Script running with cell ID'):
         return 'running'
     low = text
-    if low.startswith('exec command rejected by user') or (low.startswith('exec_command failed for') and 'Rejected("rejected by user")' in low):
+    tail = low.rsplit('`:', 1)[-1]
+    if low.startswith('exec command rejected by user') or (low.startswith('exec_command failed for') and 'Rejected(' in tail and 'rejected by user' in tail):
         return 'rejected'
     if low.startswith('aborted by user'):
         return 'rejected'
