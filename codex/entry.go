@@ -46,7 +46,9 @@ var kindNames = [...]string{"other", "meta", "prompt", "context", "assistant", "
 
 func (k Kind) String() string { return enumName(kindNames[:], uint8(k)) }
 
-// Result is what a tool call's output says about it.
+// Result is what a tool call's output says about it. NoResult and
+// ResultRunning are neither ok nor error: the caller, which knows whether the
+// session is live, reports them as in_progress (live) or pending (SPEC §3).
 type Result uint8
 
 const (

@@ -5,10 +5,11 @@ import (
 	"strings"
 )
 
-// declined reports how unified exec words a command the user declined at
-// the approval prompt (public-codex #3, six times): "exec_command failed for
-// `<command>`: CreateProcess { message: "Rejected(\"rejected by user\")" }".
-// Only the text after the echoed command is looked at.
+// declined reports whether text is unified exec's report of a command the
+// user declined at the approval prompt (public-codex #3, six times):
+// "exec_command failed for `<command>`: CreateProcess { message:
+// "Rejected(\"rejected by user\")" }". Only the text after the echoed
+// command is looked at, so a command that merely says those words is not.
 func declined(text string) bool {
 	if !strings.HasPrefix(text, "exec_command failed for") {
 		return false

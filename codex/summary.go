@@ -2,9 +2,7 @@ package codex
 
 import (
 	"context"
-	"hash/fnv"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -374,7 +372,7 @@ func (s *summarizer) parentNS() string {
 
 func (s *summarizer) foldPrompt(e *Entry) {
 	r := s.r
-	k := hashKey(strconv.FormatInt(e.Time, 10), e.Text)
+	k := Key(newKeyHash().int(e.Time).str(e.Text))
 	if _, dup := s.prompts[k]; dup {
 		return // the /review double: same time, same text
 	}
@@ -413,10 +411,10 @@ func (s *summarizer) foldCall(e *Entry) {
 	} else {
 		// A web_search_call has no id in most builds: its query, and how
 		// many times the thread searched it before, stand in.
-		k := hashKey(ns, e.Tool, e.Text)
-		n := s.webSearches[k]
-		s.webSearches[k] = n + 1
-		c.Key = hashKey(ns, e.Tool, e.Text, strconv.Itoa(n))
+		h := newKeyHash().str(ns).str(e.Tool).str(e.Text)
+		n := s.webSearches[Key(h)]
+		s.webSearches[Key(h)] = n + 1
+		c.Key = Key(h.int(int64(n)))
 	}
 	idx := len(s.callsInOrder)
 	s.callsInOrder = append(s.callsInOrder, c)
@@ -519,19 +517,39 @@ func copiedFirst[T any](xs []T, copied func(*T) bool) ([]T, int) {
 // and its cumulative total: a fork's copy of a parent response has the
 // parent's thread id and the same total.
 func responseKey(thread string, t Tokens) Key {
-	return hashKey("tokens", thread, strconv.FormatInt(t.Input, 10), strconv.FormatInt(t.Cached, 10),
-		strconv.FormatInt(t.Output, 10), strconv.FormatInt(t.Reasoning, 10), strconv.FormatInt(t.Total, 10))
+	h := newKeyHash().str("tokens").str(thread)
+	return Key(h.int(t.Input).int(t.Cached).int(t.Output).int(t.Reasoning).int(t.Total))
 }
 
-// hashKey is FNV-1a over the parts, each ended by a NUL: stable across
-// processes, so a Key may be stored.
+// hashKey is FNV-1a over the parts, each ended by a NUL.
 func hashKey(parts ...string) Key {
-	h := fnv.New64a()
+	h := newKeyHash()
 	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
+		h = h.str(p)
 	}
-	return Key(h.Sum64())
+	return Key(h)
+}
+
+// keyHash is 64-bit FNV-1a, written out so hashing allocates nothing; it is
+// stable across processes, so a Key may be stored.
+type keyHash uint64
+
+func newKeyHash() keyHash { return 14695981039346656037 }
+
+func (h keyHash) byte(b byte) keyHash { return (h ^ keyHash(b)) * 1099511628211 }
+
+func (h keyHash) str(s string) keyHash {
+	for i := 0; i < len(s); i++ {
+		h = h.byte(s[i])
+	}
+	return h.byte(0)
+}
+
+func (h keyHash) int(n int64) keyHash {
+	for i := 0; i < 8; i++ {
+		h = h.byte(byte(n >> (8 * i)))
+	}
+	return h
 }
 
 func contains(xs []string, s string) bool {
