@@ -145,7 +145,7 @@ type Entry struct {
 
 	Role     string // message role (user, assistant, developer); author for agent_message items
 	Text     string // excerpt: prompt, message, reasoning summary, output, error or abort reason
-	Injected string // for KindContext: what the injected text is ("agents_md", "environment_context", …), "" if not recognised
+	Injected string // for KindContext: which injected text it is ("agents_md", "environment_context", "developer", …); "" for a prompt's history copy or an unknown form
 
 	CallID   string       // calls, outputs and tool events
 	Tool     string       // the call's tool name (namespace.name); on outputs, the name of the call seen earlier

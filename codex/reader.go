@@ -224,7 +224,9 @@ func (r *Reader) buildItem(p *rawPayload) {
 			return
 		}
 		e.Kind = KindContext
-		e.Injected = injectedKind(e.Text)
+		if e.Injected = injectedKind(e.Text); e.Injected == "" && p.Role == "developer" {
+			e.Injected = "developer" // every developer message is the harness's
+		}
 	case "reasoning":
 		e.Kind = KindReasoning
 		e.Text = excerpt(itemsText(p.Summary, 4*textLimit), textLimit)

@@ -37,25 +37,13 @@ var injectedPrefixes = []struct{ prefix, name string }{
 	{"<developer_instructions>", "developer_instructions"},
 }
 
-// injectedKind names injected text by its opening: a known prefix, else any
-// leading <tag>. "" when the text does not look injected.
+// injectedKind names injected text by its opening (§8); "" when it is not
+// one of the known forms (a history copy of a prompt, or something new).
 func injectedKind(text string) string {
 	t := strings.TrimLeft(text, " \t\r\n")
 	for _, p := range injectedPrefixes {
 		if strings.HasPrefix(t, p.prefix) {
 			return p.name
-		}
-	}
-	if len(t) > 2 && t[0] == '<' {
-		if end := strings.IndexByte(t, '>'); end > 1 && end <= 64 {
-			tag := t[1:end]
-			for i := 0; i < len(tag); i++ {
-				c := tag[i]
-				if !(c >= 'a' && c <= 'z' || c == '_' || c == ' ' || c == '-') {
-					return ""
-				}
-			}
-			return strings.ReplaceAll(tag, " ", "_")
 		}
 	}
 	return ""
