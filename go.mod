@@ -6,6 +6,7 @@ require (
 	github.com/bytedance/sonic v1.15.5
 	github.com/google/jsonschema-go v0.4.2
 	github.com/kelseyhightower/envconfig v1.4.0
+	github.com/klauspost/compress v1.20.4
 	github.com/mark3labs/mcp-go v1.2.1
 )
 
