@@ -1,7 +1,10 @@
 // Command gencorpus writes a deterministic synthetic Claude Code log tree
 // (<out>/projects/<encoded-cwd>/<sessionId>.jsonl and friends) for benchmarks,
 // together with <out>/truth.json: the exact answers the reader must give
-// under SPEC §3 (usage counted once per message.id, echoes never counted).
+// under SPEC §3 (usage counted once per response, echoes never counted).
+// With -round2 it adds the sessions of round2.go, which the SPEC's copy
+// rules are about, and truth.json says "round2": true and counts the calls
+// per tool.
 //
 // Everything in this package except main.go is independent of flags and
 // could move to an importable package unchanged.

@@ -176,14 +176,8 @@ func (s *sess) appendUsage(b []byte, u usageT, proxyPartial bool) []byte {
 	b = split(b, true)
 	b = append(b, `,"inference_geo":""`...)
 	if s.v.atLeast("2.1.97") {
-		b = append(b, `,"iterations":[{"input_tokens":`...)
-		b = appendInt(b, u.in)
-		b = append(b, `,"output_tokens":`...)
-		b = appendInt(b, u.out)
-		b = append(b, `,"cache_read_input_tokens":`...)
-		b = appendInt(b, u.cr)
-		b = append(b, `,"cache_creation_input_tokens":`...)
-		b = appendInt(b, cc)
+		b = append(b, `,"iterations":[{`...)
+		b = appendIterationTokens(b, u, cc)
 		b = split(b, false)
 		b = append(b, `,"type":"message"}`...)
 		if s.adv != nil {
@@ -198,6 +192,19 @@ func (s *sess) appendUsage(b []byte, u usageT, proxyPartial bool) []byte {
 		b = append(b, '}')
 	}
 	return append(b, '}')
+}
+
+// appendIterationTokens writes the token fields of a usage.iterations entry;
+// cc is its cache_creation_input_tokens.
+func appendIterationTokens(b []byte, u usageT, cc int64) []byte {
+	b = append(b, `"input_tokens":`...)
+	b = appendInt(b, u.in)
+	b = append(b, `,"output_tokens":`...)
+	b = appendInt(b, u.out)
+	b = append(b, `,"cache_read_input_tokens":`...)
+	b = appendInt(b, u.cr)
+	b = append(b, `,"cache_creation_input_tokens":`...)
+	return appendInt(b, cc)
 }
 
 // block is one content block of an assistant response, already JSON.
