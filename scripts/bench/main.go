@@ -3,13 +3,17 @@
 //
 //	go run ./scripts/bench                       # 1 GB corpus under the system temp dir
 //	go run ./scripts/bench -size 50MB -rounds 1  # a quick check (CI)
+//	go run ./scripts/bench -size 50MB -round2    # with gencorpus -round2
 //
 // For each measure it prints the median wall time and the peak RSS. It also
 // checks our totals against the generator's ground truth and, when ccusage is
 // installed (npm i -g ccusage@20.0.24, the native build), runs
 // `ccusage daily --json --offline` on the same files and prints its totals and
 // the ratio. It exits non-zero when a total disagrees with the ground truth,
-// or with -strict when a target is missed.
+// or with -strict when a target is missed. With -round2 the corpus also
+// holds the round-two shapes (workers and resumed sessions that replay earlier
+// lines, relays, advisor iterations, 2.1.152 cache lines) and the check adds
+// the per-model totals and the calls per tool.
 package main
 
 import (
@@ -47,22 +51,34 @@ func main() {
 	rounds := flag.Int("rounds", 3, "interleaved rounds; medians are reported")
 	ccusage := flag.String("ccusage", "", "ccusage binary (default: ccusage on PATH, if any)")
 	strict := flag.Bool("strict", false, "exit 1 when a target is missed")
+	round2 := flag.Bool("round2", false, "generate the corpus with gencorpus -round2 and check per-model totals and calls per tool too")
 	flag.Parse()
-	if err := run(*size, *dir, *rounds, *ccusage, *strict); err != nil {
+	if err := run(*size, *dir, *rounds, *ccusage, *strict, *round2); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
+// tokens are the four token kinds, as truth.json and usage blocks name them.
+type tokens struct {
+	Input       int64 `json:"input_tokens"`
+	Output      int64 `json:"output_tokens"`
+	CacheCreate int64 `json:"cache_creation_tokens"`
+	CacheRead   int64 `json:"cache_read_tokens"`
+}
+
 type truth struct {
-	Files    int `json:"files"`
-	Sessions int `json:"sessions"`
-	Totals   struct {
-		Input       int64 `json:"input_tokens"`
-		Output      int64 `json:"output_tokens"`
-		CacheCreate int64 `json:"cache_creation_tokens"`
-		CacheRead   int64 `json:"cache_read_tokens"`
-	} `json:"totals"`
+	Files    int               `json:"files"`
+	Sessions int               `json:"sessions"`
+	Totals   tokens            `json:"totals"`
+	ByModel  map[string]tokens `json:"by_model"`
+	// ToolCallsByTool is written with -round2 only.
+	ToolCallsByTool map[string]struct {
+		OK       int64 `json:"ok"`
+		Error    int64 `json:"error"`
+		Rejected int64 `json:"rejected"`
+		Pending  int64 `json:"pending"`
+	} `json:"tool_calls_by_tool"`
 	RareWord struct {
 		Word  string `json:"word"`
 		Count int    `json:"count"`
@@ -70,9 +86,12 @@ type truth struct {
 	Bytes int64 `json:"bytes"`
 }
 
-func run(size, dir string, rounds int, ccusage string, strict bool) error {
+func run(size, dir string, rounds int, ccusage string, strict, round2 bool) error {
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "agent-activity-bench-"+size)
+		if round2 {
+			dir += "-round2"
+		}
 	}
 	tmp, err := os.MkdirTemp("", "agent-activity-bench-bin-")
 	if err != nil {
@@ -89,7 +108,11 @@ func run(size, dir string, rounds int, ccusage string, strict bool) error {
 		return fmt.Errorf("build gencorpus: %v: %s", err, out)
 	}
 	start := time.Now()
-	cmd := exec.Command(gen, "-out", dir, "-size", size, "-seed", "1", "-q")
+	genArgs := []string{"-out", dir, "-size", size, "-seed", "1", "-q"}
+	if round2 {
+		genArgs = append(genArgs, "-round2")
+	}
+	cmd := exec.Command(gen, genArgs...)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("gencorpus: %w", err)
@@ -110,31 +133,30 @@ func run(size, dir string, rounds int, ccusage string, strict bool) error {
 	var ur struct {
 		Totals struct {
 			Usage struct {
-				Input       int64   `json:"input_tokens"`
-				Output      int64   `json:"output_tokens"`
-				CacheCreate int64   `json:"cache_creation_tokens"`
-				CacheRead   int64   `json:"cache_read_tokens"`
-				Cost        float64 `json:"cost"`
+				tokens
+				Cost float64 `json:"cost"`
 			} `json:"usage"`
 		} `json:"totals"`
 	}
-	out, err := callOnce(bin, env, "usage_report", "group_by=month")
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(out, &ur); err != nil {
+	if err := callInto(bin, env, &ur, "usage_report", "group_by=month"); err != nil {
 		return err
 	}
 	u := ur.Totals.Usage
 	fmt.Printf("totals   ours:  input %d output %d cache_creation %d cache_read %d cost $%.2f\n", u.Input, u.Output, u.CacheCreate, u.CacheRead, u.Cost)
 	fmt.Printf("         truth: input %d output %d cache_creation %d cache_read %d\n", tr.Totals.Input, tr.Totals.Output, tr.Totals.CacheCreate, tr.Totals.CacheRead)
-	if u.Input != tr.Totals.Input || u.Output != tr.Totals.Output || u.CacheCreate != tr.Totals.CacheCreate || u.CacheRead != tr.Totals.CacheRead {
-		return fmt.Errorf("usage_report totals differ from the ground truth")
+	if u.tokens != tr.Totals {
+		err := fmt.Errorf("usage_report totals differ from the ground truth")
+		if round2 { // say what else differs before stopping
+			if err2 := checkRound2(bin, env, tr); err2 != nil {
+				err = fmt.Errorf("%w; %w", err, err2)
+			}
+		}
+		return err
 	}
 	var sr struct {
 		Total int `json:"total_matches"`
 	}
-	out, err = callOnce(bin, env, "search_transcripts", "query="+tr.RareWord.Word, "limit=5")
+	out, err := callOnce(bin, env, "search_transcripts", "query="+tr.RareWord.Word, "limit=5")
 	if err != nil {
 		return err
 	}
@@ -142,7 +164,13 @@ func run(size, dir string, rounds int, ccusage string, strict bool) error {
 	if sr.Total != tr.RareWord.Count {
 		return fmt.Errorf("search %q: %d matches, truth %d", tr.RareWord.Word, sr.Total, tr.RareWord.Count)
 	}
-	fmt.Printf("         search %q: %d matches (truth %d)\n\n", tr.RareWord.Word, sr.Total, tr.RareWord.Count)
+	fmt.Printf("         search %q: %d matches (truth %d)\n", tr.RareWord.Word, sr.Total, tr.RareWord.Count)
+	if round2 {
+		if err := checkRound2(bin, env, tr); err != nil {
+			return err
+		}
+	}
+	fmt.Println()
 
 	fresh := func(tool string, args ...string) func() (time.Duration, int64, error) {
 		return func() (time.Duration, int64, error) {
@@ -244,6 +272,66 @@ func run(size, dir string, rounds int, ccusage string, strict bool) error {
 	return nil
 }
 
+// checkRound2 compares the per-model totals (usage_report group_by=model,
+// where advisor usage shows under its own model) and the calls per tool
+// (coverage_stats top_tools, each call counted once) with the ground truth.
+func checkRound2(bin string, env []string, tr truth) error {
+	var ur struct {
+		Rows []struct {
+			Model string `json:"model"`
+			Usage tokens `json:"usage"`
+		} `json:"rows"`
+	}
+	if err := callInto(bin, env, &ur, "usage_report", "group_by=model"); err != nil {
+		return err
+	}
+	ours := map[string]tokens{}
+	for _, r := range ur.Rows {
+		ours[r.Model] = r.Usage
+	}
+	var bad []string
+	for m, want := range tr.ByModel {
+		if got := ours[m]; got != want {
+			bad = append(bad, fmt.Sprintf("%s: ours %+v, truth %+v", m, got, want))
+		}
+	}
+	for m := range ours {
+		if _, ok := tr.ByModel[m]; !ok {
+			bad = append(bad, fmt.Sprintf("%s: ours %+v, not in the truth", m, ours[m]))
+		}
+	}
+	var cs struct {
+		TopTools   map[string]int64 `json:"top_tools"`
+		ToolsTotal int              `json:"tools_total"`
+	}
+	if err := callInto(bin, env, &cs, "coverage_stats"); err != nil {
+		return err
+	}
+	var calls, wantCalls int64
+	for name, tc := range tr.ToolCallsByTool {
+		want := tc.OK + tc.Error + tc.Rejected + tc.Pending
+		wantCalls += want
+		if got := cs.TopTools[name]; got != want {
+			bad = append(bad, fmt.Sprintf("calls of %s: ours %d, truth %d", name, got, want))
+		}
+	}
+	for _, n := range cs.TopTools {
+		calls += n
+	}
+	if cs.ToolsTotal != len(tr.ToolCallsByTool) {
+		bad = append(bad, fmt.Sprintf("distinct tools: ours %d, truth %d", cs.ToolsTotal, len(tr.ToolCallsByTool)))
+	}
+	fmt.Printf("         round two: %d models, %d tool calls (truth %d)\n", len(ours), calls, wantCalls)
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		for _, b := range bad {
+			fmt.Println("         differs:", b)
+		}
+		return fmt.Errorf("round two: %d figures differ from the ground truth", len(bad))
+	}
+	return nil
+}
+
 func ccusageTotals(bin, dir string) error {
 	c := exec.Command(bin, "daily", "--json", "--offline")
 	c.Env = append(os.Environ(), "CLAUDE_CONFIG_DIR="+dir)
@@ -266,6 +354,15 @@ func ccusageTotals(bin, dir string) error {
 	t := v.Totals
 	fmt.Printf("         ccusage: input %d output %d cache_creation %d cache_read %d cost $%.2f\n", t.Input, t.Output, t.CacheCreate, t.CacheRead, t.Cost)
 	return nil
+}
+
+// callInto runs one tool and decodes its answer into v.
+func callInto(bin string, env []string, v any, args ...string) error {
+	out, err := callOnce(bin, env, args...)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(out, v)
 }
 
 func callOnce(bin string, env []string, args ...string) ([]byte, error) {

@@ -175,7 +175,7 @@ func (s *sess) runAgent(pt *thread, c *toolCall) {
 	pt.userLine(m, x, s.tick(20, 400))
 	pt.addContext(len(final) + 100)
 	pt.f.results.OK++
-	g.truth.ToolCalls.OK++
+	g.countCall(c.name, outOK)
 }
 
 // warmupAgent writes a 2.0.x warm-up agent: a reply to the hidden prompt

@@ -1,7 +1,10 @@
 // Command gencorpus writes a deterministic synthetic Claude Code log tree
 // (<out>/projects/<encoded-cwd>/<sessionId>.jsonl and friends) for benchmarks,
 // together with <out>/truth.json: the exact answers the reader must give
-// under SPEC §3 (usage counted once per message.id, echoes never counted).
+// under SPEC §3 (usage counted once per response, echoes never counted).
+// With -round2 it adds the sessions of round2.go, which the SPEC's copy
+// rules are about, and truth.json says "round2": true and counts the calls
+// per tool.
 //
 // Everything in this package except main.go is independent of flags and
 // could move to an importable package unchanged.
@@ -30,16 +33,22 @@ const GeneratorVersion = "gencorpus/1"
 const RareWord = "xylophone-quasar"
 
 // Options says what to generate. Out and Size are required; Now defaults to
-// 2026-11-30T00:00:00Z. Log, when set, receives progress lines.
+// 2026-11-30T00:00:00Z. Log, when set, receives progress lines. Round2 adds
+// the sessions of round two (see round2.go); without it the output is the
+// same, byte for byte, as before round two existed.
 type Options struct {
-	Out  string
-	Size int64
-	Seed int64
-	Now  time.Time
-	Log  io.Writer
+	Out    string
+	Size   int64
+	Seed   int64
+	Now    time.Time
+	Log    io.Writer
+	Round2 bool
 }
 
-// Usage is a token roll-up. Responses counts distinct message ids.
+// Usage is a token roll-up. Responses counts distinct responses (SPEC §3
+// "What makes two lines copies of one response"); AdvisorInferences counts
+// the advisor_message iterations whose tokens are included (they are usage
+// of their own model, not responses).
 type Usage struct {
 	InputTokens         int64 `json:"input_tokens"`
 	OutputTokens        int64 `json:"output_tokens"`
@@ -48,9 +57,15 @@ type Usage struct {
 	CacheCreation5m     int64 `json:"cache_creation_5m"`
 	CacheCreation1h     int64 `json:"cache_creation_1h"`
 	Responses           int64 `json:"responses"`
+	AdvisorInferences   int64 `json:"advisor_inferences,omitempty"`
 }
 
 func (u *Usage) add(v usageT) {
+	u.addTokens(v)
+	u.Responses++
+}
+
+func (u *Usage) addTokens(v usageT) {
 	u.InputTokens += v.in
 	u.OutputTokens += v.out
 	u.CacheCreationTokens += v.cc
@@ -61,7 +76,6 @@ func (u *Usage) add(v usageT) {
 	} else {
 		u.CacheCreation5m += v.cc
 	}
-	u.Responses++
 }
 
 // ToolCalls counts tool_use blocks by outcome (SPEC §3 "Tool calls"). No file
@@ -101,31 +115,33 @@ type RareWordTruth struct {
 // Files, Lines and Bytes cover the .jsonl transcripts only (main and
 // subagent); sidecars (.meta.json, tool-results/*.txt) are counted apart.
 // ToolCalls counts distinct tool_use ids (a replayed copy is the same call);
-// ToolCallsInFiles counts per file, as a per-session report would, so
-// replayed copies count again there.
+// ToolCallsInFiles counts per file, so replayed copies count again there.
+// ToolCallsByTool (round two only) splits ToolCalls by tool name.
 type Truth struct {
-	Generator        string           `json:"generator"`
-	Seed             int64            `json:"seed"`
-	SizeBytes        int64            `json:"size_bytes"`
-	Now              string           `json:"now"`
-	Files            int              `json:"files"`
-	Sessions         int              `json:"sessions"`
-	SubagentFiles    int              `json:"subagent_files"`
-	SubagentLayouts  map[string]int   `json:"subagent_layouts"`
-	SidecarFiles     int              `json:"sidecar_files"`
-	Projects         int              `json:"projects"`
-	Bytes            int64            `json:"bytes"`
-	Lines            int64            `json:"lines"`
-	FirstTimestamp   string           `json:"first_timestamp"`
-	LastTimestamp    string           `json:"last_timestamp"`
-	Totals           Usage            `json:"totals"`
-	ByModel          map[string]Usage `json:"by_model"`
-	ByDayUTC         map[string]Usage `json:"by_day_utc"`
-	APIErrors        int64            `json:"api_errors"`
-	ToolCalls        ToolCalls        `json:"tool_calls"`
-	ToolCallsInFiles ToolCalls        `json:"tool_calls_in_files"`
-	RareWord         RareWordTruth    `json:"rare_word"`
-	Notes            map[string]int64 `json:"notes"`
+	Generator        string               `json:"generator"`
+	Seed             int64                `json:"seed"`
+	SizeBytes        int64                `json:"size_bytes"`
+	Now              string               `json:"now"`
+	Round2           bool                 `json:"round2,omitempty"`
+	Files            int                  `json:"files"`
+	Sessions         int                  `json:"sessions"`
+	SubagentFiles    int                  `json:"subagent_files"`
+	SubagentLayouts  map[string]int       `json:"subagent_layouts"`
+	SidecarFiles     int                  `json:"sidecar_files"`
+	Projects         int                  `json:"projects"`
+	Bytes            int64                `json:"bytes"`
+	Lines            int64                `json:"lines"`
+	FirstTimestamp   string               `json:"first_timestamp"`
+	LastTimestamp    string               `json:"last_timestamp"`
+	Totals           Usage                `json:"totals"`
+	ByModel          map[string]Usage     `json:"by_model"`
+	ByDayUTC         map[string]Usage     `json:"by_day_utc"`
+	APIErrors        int64                `json:"api_errors"`
+	ToolCalls        ToolCalls            `json:"tool_calls"`
+	ToolCallsInFiles ToolCalls            `json:"tool_calls_in_files"`
+	ToolCallsByTool  map[string]ToolCalls `json:"tool_calls_by_tool,omitempty"`
+	RareWord         RareWordTruth        `json:"rare_word"`
+	Notes            map[string]int64     `json:"notes"`
 
 	// Reused is true when Generate found a matching truth.json and wrote nothing.
 	Reused bool `json:"-"`
@@ -157,7 +173,7 @@ var DefaultNow = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
 
 // Generate writes the corpus under opts.Out (projects/ and truth.json) and
 // returns its truth. When opts.Out/truth.json already describes the same
-// generator, seed, size and now, it returns that truth with Reused set and
+// generator, seed, size, now and round, it returns that truth with Reused set and
 // touches nothing. Otherwise it removes opts.Out/projects and truth.json
 // (nothing else, and only when opts.Out/.gencorpus shows it wrote them) and
 // writes them again; truth.json is written last, so an
@@ -179,7 +195,7 @@ func Generate(opts Options) (Truth, error) {
 	if data, err := os.ReadFile(truthPath); err == nil {
 		var old Truth
 		if json.Unmarshal(data, &old) == nil && old.Generator == GeneratorVersion &&
-			old.Seed == opts.Seed && old.SizeBytes == opts.Size && old.Now == nowStr {
+			old.Seed == opts.Seed && old.SizeBytes == opts.Size && old.Now == nowStr && old.Round2 == opts.Round2 {
 			old.Reused = true
 			return old, nil
 		}
@@ -249,6 +265,8 @@ type gen struct {
 	truth    Truth
 	byModel  map[string]*Usage
 	byDay    map[string]*Usage
+	byTool   map[string]*ToolCalls
+	relayIn  map[int64]bool // input_tokens already used by a relay response
 	firstTS  int64
 	lastTS   int64
 	plans    []*sessPlan
@@ -266,6 +284,8 @@ func newGen(opts Options, root string) *gen {
 		nowMs:    opts.Now.UnixMilli(),
 		byModel:  map[string]*Usage{},
 		byDay:    map[string]*Usage{},
+		byTool:   map[string]*ToolCalls{},
+		relayIn:  map[int64]bool{},
 		chunks:   map[int]*replayChunk{},
 		projLeaf: map[string]string{},
 		firstTS:  1<<63 - 1,
@@ -275,6 +295,7 @@ func newGen(opts Options, root string) *gen {
 		Generator:       GeneratorVersion,
 		Seed:            opts.Seed,
 		SizeBytes:       opts.Size,
+		Round2:          opts.Round2,
 		SubagentLayouts: map[string]int{},
 		Notes:           map[string]int64{},
 		RareWord:        RareWordTruth{Word: RareWord},
@@ -314,20 +335,57 @@ func (g *gen) run() error {
 
 // countResponse adds one distinct response to the totals.
 func (g *gen) countResponse(model string, tsMs int64, u usageT) {
-	g.truth.Totals.add(u)
+	g.eachUsage(model, tsMs, func(x *Usage) { x.add(u) })
+}
+
+// countAdvisor adds an advisor_message iteration: usage of its own model, at
+// the time of the response that holds it (SPEC §3 "Advisor usage").
+func (g *gen) countAdvisor(model string, tsMs int64, u usageT) {
+	g.eachUsage(model, tsMs, func(x *Usage) {
+		x.addTokens(u)
+		x.AdvisorInferences++
+	})
+	g.truth.Notes["advisor_inferences"]++
+}
+
+// eachUsage applies add to the totals, the model's roll-up and the day's.
+func (g *gen) eachUsage(model string, tsMs int64, add func(*Usage)) {
+	add(&g.truth.Totals)
 	m := g.byModel[model]
 	if m == nil {
 		m = &Usage{}
 		g.byModel[model] = m
 	}
-	m.add(u)
+	add(m)
 	d := dayUTC(tsMs)
 	du := g.byDay[d]
 	if du == nil {
 		du = &Usage{}
 		g.byDay[d] = du
 	}
-	du.add(u)
+	add(du)
+}
+
+// countCall adds one distinct tool call with its outcome.
+func (g *gen) countCall(tool string, o outcome) {
+	var tc ToolCalls
+	switch o {
+	case outOK:
+		tc.OK = 1
+	case outError:
+		tc.Error = 1
+	case outRejected:
+		tc.Rejected = 1
+	default:
+		tc.Pending = 1
+	}
+	g.truth.ToolCalls.add(tc)
+	bt := g.byTool[tool]
+	if bt == nil {
+		bt = &ToolCalls{}
+		g.byTool[tool] = bt
+	}
+	bt.add(tc)
 }
 
 func (g *gen) finish() Truth {
@@ -339,6 +397,12 @@ func (g *gen) finish() Truth {
 	t.ByDayUTC = map[string]Usage{}
 	for k, v := range g.byDay {
 		t.ByDayUTC[k] = *v
+	}
+	if g.opts.Round2 {
+		t.ToolCallsByTool = map[string]ToolCalls{}
+		for k, v := range g.byTool {
+			t.ToolCallsByTool[k] = *v
+		}
 	}
 	t.Files = t.Sessions + t.SubagentFiles
 	if g.lastTS > 0 {
@@ -367,6 +431,7 @@ type jfile struct {
 	calls   int64
 	results ToolCalls
 	rec     *replayChunk // when set, every line is also copied here
+	prefix  *replayChunk // round two: likewise, for the workers that replay the file so far
 	owner   *int64       // the session's byte counter
 }
 
@@ -413,9 +478,11 @@ func (f *jfile) put(line []byte, ts int64) {
 			f.g.lastTS = ts
 		}
 	}
-	if f.rec != nil {
-		f.rec.lines = append(f.rec.lines, append([]byte(nil), line...))
-		f.rec.ts = append(f.rec.ts, ts)
+	for _, rc := range [2]*replayChunk{f.rec, f.prefix} {
+		if rc != nil {
+			rc.lines = append(rc.lines, append([]byte(nil), line...))
+			rc.ts = append(rc.ts, ts)
+		}
 	}
 }
 

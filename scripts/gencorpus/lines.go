@@ -137,10 +137,14 @@ func (s *sess) appendUsage(b []byte, u usageT, proxyPartial bool) []byte {
 		b = appendInt(b, u.out)
 		return append(b, '}')
 	}
+	cc := u.cc
+	if s.p.v152 && u.split {
+		cc = 0 // Claude Code 2.1.152: only the split says how much was written
+	}
 	b = append(b, `{"input_tokens":`...)
 	b = appendInt(b, u.in)
 	b = append(b, `,"cache_creation_input_tokens":`...)
-	b = appendInt(b, u.cc)
+	b = appendInt(b, cc)
 	b = append(b, `,"cache_read_input_tokens":`...)
 	b = appendInt(b, u.cr)
 	split := func(b []byte, oneHourFirst bool) []byte {
@@ -172,16 +176,14 @@ func (s *sess) appendUsage(b []byte, u usageT, proxyPartial bool) []byte {
 	b = split(b, true)
 	b = append(b, `,"inference_geo":""`...)
 	if s.v.atLeast("2.1.97") {
-		b = append(b, `,"iterations":[{"input_tokens":`...)
-		b = appendInt(b, u.in)
-		b = append(b, `,"output_tokens":`...)
-		b = appendInt(b, u.out)
-		b = append(b, `,"cache_read_input_tokens":`...)
-		b = appendInt(b, u.cr)
-		b = append(b, `,"cache_creation_input_tokens":`...)
-		b = appendInt(b, u.cc)
+		b = append(b, `,"iterations":[{`...)
+		b = appendIterationTokens(b, u, cc)
 		b = split(b, false)
-		b = append(b, `,"type":"message"}]`...)
+		b = append(b, `,"type":"message"}`...)
+		if s.adv != nil {
+			b = appendAdvisor(b, s.p.advisor, s.adv)
+		}
+		b = append(b, ']')
 	}
 	b = append(b, `,"speed":"standard"`...)
 	if s.v.atLeast("2.1.300") {
@@ -190,6 +192,19 @@ func (s *sess) appendUsage(b []byte, u usageT, proxyPartial bool) []byte {
 		b = append(b, '}')
 	}
 	return append(b, '}')
+}
+
+// appendIterationTokens writes the token fields of a usage.iterations entry;
+// cc is its cache_creation_input_tokens.
+func appendIterationTokens(b []byte, u usageT, cc int64) []byte {
+	b = append(b, `"input_tokens":`...)
+	b = appendInt(b, u.in)
+	b = append(b, `,"output_tokens":`...)
+	b = appendInt(b, u.out)
+	b = append(b, `,"cache_read_input_tokens":`...)
+	b = appendInt(b, u.cr)
+	b = append(b, `,"cache_creation_input_tokens":`...)
+	return appendInt(b, cc)
 }
 
 // block is one content block of an assistant response, already JSON.
@@ -211,6 +226,15 @@ func (t *thread) respond(blocks []block, stop string, outTok int64) int64 {
 	}
 	u := t.nextUsage(outTok)
 	msgID := randB62(s.r, "msg_01", 22)
+	relaySplit := false // the relay's non-final copies carry the input side and a running output
+	if s.p.relay {
+		msgID = relayID
+		relaySplit = len(blocks) > 1 && chance(s.r, 0.4)
+	}
+	if s.p.advisor != "" && !s.p.proxy && s.v.atLeast("2.1.97") && (!s.didAdvisor || chance(s.r, 0.2)) {
+		s.adv = s.advisorUsage()
+		s.didAdvisor = true
+	}
 	reqID := ""
 	if !s.p.proxy {
 		reqID = randB62(s.r, "req_011C", 20)
@@ -244,7 +268,7 @@ func (t *thread) respond(blocks []block, stop string, outTok int64) int64 {
 	for i, bl := range blocks {
 		last := i == n-1
 		lu := u
-		if t.growing && !last {
+		if (t.growing || relaySplit) && !last {
 			lu.out = early
 			if early < outTok-1 && s.r.IntN(3) == 0 {
 				early++
@@ -275,7 +299,7 @@ func (t *thread) respond(blocks []block, stop string, outTok int64) int64 {
 			b = append(b, `,"stop_details":null`...)
 		}
 		b = append(b, `,"usage":`...)
-		b = s.appendUsage(b, lu, s.p.proxy && !last)
+		b = s.appendUsage(b, lu, s.p.proxy && !last && !relaySplit)
 		b = append(b, '}')
 		msgEnd := len(b)
 		if reqID != "" {
@@ -300,6 +324,10 @@ func (t *thread) respond(blocks []block, stop string, outTok int64) int64 {
 		t.put(b, uid, ts[i], true)
 	}
 	g.countResponse(t.model, ts[n-1], u)
+	if s.adv != nil {
+		g.countAdvisor(s.p.advisor, ts[n-1], *s.adv)
+		s.adv = nil
+	}
 	t.last = u
 	s.spend(n * 600)
 	return ts[n-1]
@@ -312,6 +340,9 @@ func (t *thread) nextUsage(out int64) usageT {
 	u := usageT{out: out}
 	if s.p.proxy {
 		u.in = t.ctxTok + t.added
+		if s.p.relay {
+			u.in = s.g.relayInput(u.in)
+		}
 	} else {
 		u.in = int64(rint(s.r, 1, 8))
 		if chance(s.r, 0.03) {

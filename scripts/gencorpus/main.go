@@ -18,6 +18,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Int64("seed", 1, "random seed")
 	now := fs.String("now", DefaultNow.Format(time.RFC3339), "the corpus' \"now\" (RFC 3339); activity spans the 30 days before it")
 	quiet := fs.Bool("q", false, "no progress output")
+	round2 := fs.Bool("round2", false, "add the round-two sessions (workers and resumed sessions that replay earlier lines, relays, advisor iterations, 2.1.152 cache lines) and count them by the SPEC rules")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -35,7 +36,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gencorpus: bad -now:", err)
 		return 2
 	}
-	opts := Options{Out: *out, Size: n, Seed: *seed, Now: nt}
+	opts := Options{Out: *out, Size: n, Seed: *seed, Now: nt, Round2: *round2}
 	if !*quiet {
 		opts.Log = stderr
 	}

@@ -161,6 +161,13 @@ type sessPlan struct {
 
 	replaySrc  bool // turns 1..4 are recorded for a later session
 	replayFrom int  // index of the source session, or -1
+
+	// Round two (round2.go).
+	fullCopy bool     // with replaySrc: the whole conversation is recorded, not turns 1..4
+	workers  []string // special workers that replay the main file so far: acompact, aside_question, fork
+	relay    bool     // with proxy: every response has message.id "ocgo"
+	advisor  string   // model consulted through advisor_message iterations
+	v152     bool     // 2.1.152: cache_creation_input_tokens 0 beside a non-zero split
 }
 
 func (g *gen) plan() []*sessPlan {
@@ -172,6 +179,11 @@ func (g *gen) plan() []*sessPlan {
 		n = 14
 	}
 	projects := makeProjects()
+	var extra []*sessPlan
+	var extraBytes float64
+	if g.opts.Round2 {
+		extra, extraBytes = g.planRound2(n, projects)
+	}
 	pw := make([]float64, len(projects))
 	for i, j := range r.Perm(len(projects)) {
 		pw[j] = 1 / math.Pow(float64(i+1), 0.8)
@@ -193,7 +205,7 @@ func (g *gen) plan() []*sessPlan {
 	}
 
 	// Sizes: one huge, a few big, a few tiny, the rest lognormal.
-	budget := float64(size)
+	budget := float64(size) - extraBytes
 	order := r.Perm(n)
 	k := 0
 	take := func() *sessPlan { p := plans[order[k]]; k++; return p }
@@ -470,7 +482,7 @@ func (g *gen) plan() []*sessPlan {
 		}
 		p.startMs = int64(lo + r.Float64()*(hi-lo))
 	}
-	return plans
+	return append(plans, extra...)
 }
 
 // sizeFudge corrects for the overshoot of the last turn of each session.

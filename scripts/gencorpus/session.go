@@ -58,6 +58,9 @@ type sess struct {
 	didReject             bool
 	rec                   *replayChunk
 	clamped               int64
+	workerAt              []int64 // round two: progress points of the workers still to come
+	adv                   *usageT // round two: the advisor iteration of the response being written
+	didAdvisor            bool
 
 	// scratch buffers, reused line after line
 	lb, cb, xb, mb, ib, db, nb, pb []byte
@@ -195,16 +198,19 @@ func (s *sess) run() error {
 	if p.replaySrc {
 		s.rec = &replayChunk{srcID: p.id}
 	}
+	s.startRound2()
 	for i := 0; i < p.nAgents; i++ {
 		s.agentAt = append(s.agentAt, p.target*int64(2*i+1)/int64(2*p.nAgents))
 	}
 
 	for !s.full() {
 		s.oneTurn()
+		s.maybeWorkers(false)
 	}
 	for tries := 0; len(s.agentAt) > 0 && tries < 10; tries++ {
 		s.oneTurn()
 	}
+	s.maybeWorkers(true)
 	if s.rec != nil && s.turn < 2 || p.synthetic && !s.didSynth {
 		s.oneTurn() // a replay source needs a second turn; a forced API error its turn
 	}
@@ -326,12 +332,12 @@ func (s *sess) snapshot(msgID string, ts int64) {
 // oneTurn writes a human prompt and the agent's work up to its final answer.
 func (s *sess) oneTurn() {
 	p, g, r, t := s.p, s.g, s.r, s.main
-	if s.rec != nil && s.turn == 1 {
+	if s.rec != nil && s.turn == 1 && !p.fullCopy {
 		t.f.rec = s.rec
 		s.rec.base = t.f.results
 		s.rec.baseCall = t.f.calls
 	}
-	if s.turn == 5 {
+	if s.turn == 5 && !p.fullCopy {
 		s.stopRecording()
 	}
 	s.setClock(s.clock + int64(logUniform(r, 4000, 240000)))
@@ -595,7 +601,7 @@ func (s *sess) danglingCall() {
 	c := s.newCall(t, pick(s.r, []toolKind{tBash, tRead, tEdit}))
 	blocks := []block{{json: s.textBlock(40, 300)}, {json: c.blockJSON(), call: c}}
 	t.respond(blocks, "tool_use", int64(rint(s.r, 40, 400)))
-	s.g.truth.ToolCalls.Pending++
+	s.g.countCall(c.name, outPending)
 }
 
 func (s *sess) textBlock(lo, hi int) []byte {

@@ -32,6 +32,7 @@ const (
 	outOK outcome = iota
 	outError
 	outRejected
+	outPending // no result: the log stops before it
 )
 
 type toolCall struct {
@@ -427,14 +428,12 @@ func (t *thread) result(c *toolCall) {
 	switch c.outcome {
 	case outOK:
 		t.f.results.OK++
-		g.truth.ToolCalls.OK++
 	case outError:
 		t.f.results.Error++
-		g.truth.ToolCalls.Error++
 	case outRejected:
 		t.f.results.Rejected++
-		g.truth.ToolCalls.Rejected++
 	}
+	g.countCall(c.name, c.outcome)
 	if t.progress && chance(r, 0.3) {
 		d := append(s.db[:0], `{"type":"hook_progress","hookEvent":"PostToolUse","hookName":"PostToolUse:`...)
 		d = append(d, c.name...)
