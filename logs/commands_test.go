@@ -1,6 +1,10 @@
 package logs
 
 import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -498,4 +502,81 @@ func FuzzClassifyCommand(f *testing.F) {
 		CommitMessage(cmd)
 		checkTargetRoundTrip(t, cmd)
 	})
+}
+
+// The Bash commands of the handoff fixture (testdata/handoff/EXPECTED.md) as the
+// table sees them.
+func TestCommandsOnHandoffFixture(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "handoff", "-home-dev-spacepilot", "*.jsonl"))
+	if err != nil || len(files) != 3 {
+		t.Fatalf("handoff fixture: %v, %d files", err, len(files))
+	}
+	type line struct {
+		Message struct {
+			Content []struct {
+				Type  string `json:"type"`
+				Name  string `json:"name"`
+				Input struct {
+					Command string `json:"command"`
+				} `json:"input"`
+			} `json:"content"`
+		} `json:"message"`
+		Type string `json:"type"`
+	}
+	var cmds []string
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var l line
+			if json.Unmarshal(sc.Bytes(), &l) != nil || l.Type != "assistant" {
+				continue
+			}
+			for _, b := range l.Message.Content {
+				if b.Type == "tool_use" && b.Name == "Bash" {
+					cmds = append(cmds, b.Input.Command)
+				}
+			}
+		}
+		f.Close()
+	}
+	commit := "Fix rate limiter refill interval\n\n" +
+		"The server built the limiter with a zero refill interval, so buckets never\n" +
+		"refilled. Pass cfg.RefillEvery and raise DefaultBurst to 10.\n\n" +
+		"\U0001F916 Generated with [Claude Code](https://claude.com/claude-code)\n\n" +
+		"Co-Authored-By: Claude <noreply@anthropic.com>"
+	got := map[string]int{}
+	for _, c := range cmds {
+		kinds := ClassifyCommand(c)
+		target := CommandTarget(c)
+		msg, isCommit := CommitMessage(c)
+		var key string
+		switch {
+		case slices.Equal(kinds, []CommandKind{kBuild}) && target == "go build ./...":
+			key = "build"
+		case slices.Equal(kinds, []CommandKind{kTest}) && target == "go test ./...":
+			key = "test all"
+		case slices.Equal(kinds, []CommandKind{kTest}) && target == "go test ./api/...":
+			key = "test api"
+		case slices.Equal(kinds, []CommandKind{kCommit}) && isCommit && msg == commit:
+			key = "commit"
+		case slices.Equal(kinds, []CommandKind{kPush}) && target == "git push -u origin fix/ratelimit":
+			key = "push"
+		case slices.Equal(kinds, []CommandKind{kPR}) && !isCommit:
+			key = "pr"
+		default:
+			t.Errorf("%q: kinds %v, target %q, commit message %q %v", c, kinds, target, msg, isCommit)
+		}
+		got[key]++
+	}
+	want := map[string]int{"build": 2, "test all": 2, "test api": 1, "commit": 1, "push": 1, "pr": 1}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("%s: %d commands, want %d", k, got[k], n)
+		}
+	}
 }
