@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/redact"
 )
 
@@ -112,5 +113,32 @@ func TestCompareVersions(t *testing.T) {
 	want := "2.0.9 2.1 2.1.83 2.1.232 2.1.83-beta 10.0.0"
 	if got := strings.Join(vs, " "); got != want {
 		t.Fatalf("sorted %s, want %s", got, want)
+	}
+}
+
+// TestRecapEndsOnAPIError is testdata/replay case f: real text, then a final
+// <synthetic> API error. The recap's final text is the real text, and it says
+// the session ended on an API error.
+func TestRecapEndsOnAPIError(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "replay")
+	if err := fixture.CopyTree(filepath.Join("..", "testdata", "replay", "-home-dev-apierror"), filepath.Join(root, "-home-dev-apierror")); err != nil {
+		t.Fatal(err)
+	}
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
+	snap, err := st.Snapshot(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := snap.Sessions[0]
+	r, err := snap.Recap(context.Background(), s, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "TestRetry depends on wall-clock sleeps; under load the 50ms window is missed. Use a fake clock."
+	if r.FinalText != want || !r.EndedOnAPIError {
+		t.Fatalf("final text %q (ended on API error %v), want %q and true", r.FinalText, r.EndedOnAPIError, want)
+	}
+	if s.APIErrors != 1 {
+		t.Fatalf("api_errors %d, want 1", s.APIErrors)
 	}
 }

@@ -14,21 +14,22 @@ import (
 // Recap is the raw material of a handoff note for one session. Text is raw
 // (unredacted) and clipped; the tools layer redacts and bounds it.
 type Recap struct {
-	Prompts      []string // every human prompt of the main thread, oldest first (clipped, at most the last 6 kept)
-	PromptCount  int
-	FinalText    string // the last assistant text on the main thread
-	Files        []FileChange
-	Commands     []Command // the last Bash/PowerShell commands, oldest first
-	CommandTotal int
-	Todos        []Todo // open items of the last todo list
-	TodoSource   string // "TodoWrite", "tasks" or ""
-	Summaries    []string
-	Compactions  int
-	Subagents    []SubagentRecap
-	PRLinks      []string
-	Failing      []Call                 // the newest failing calls, oldest first
-	FailingTotal int                    // all failing calls
-	Details      map[uint64]*CallDetail // excerpts of the failing calls, by Call.Key
+	EndedOnAPIError bool     // the last reply of the main thread is an API error
+	Prompts         []string // every human prompt of the main thread, oldest first (clipped, at most the last 6 kept)
+	PromptCount     int
+	FinalText       string // the last assistant text on the main thread
+	Files           []FileChange
+	Commands        []Command // the last Bash/PowerShell commands, oldest first
+	CommandTotal    int
+	Todos           []Todo // open items of the last todo list
+	TodoSource      string // "TodoWrite", "tasks" or ""
+	Summaries       []string
+	Compactions     int
+	Subagents       []SubagentRecap
+	PRLinks         []string
+	Failing         []Call                 // the newest failing calls, oldest first
+	FailingTotal    int                    // all failing calls
+	Details         map[uint64]*CallDetail // excerpts of the failing calls, by Call.Key
 }
 
 // FileChange is a file edited or written in a session.
@@ -198,8 +199,12 @@ func (r *Recap) readMain(ctx context.Context, f *FileSummary) error {
 				}
 			}
 		case transcript.RoleAssistant:
-			if l.Text != "" {
+			// An API error written as a reply is never what the model said last.
+			if l.Response != nil && l.Response.APIError {
+				r.EndedOnAPIError = true
+			} else if l.Text != "" {
 				r.FinalText = transcript.Clip(l.Text, 4000)
+				r.EndedOnAPIError = false
 			}
 			for _, c := range l.Calls {
 				switch c.Name {

@@ -155,6 +155,9 @@ func SessionRecap(d Deps) Spec {
 
 func recapGaps(snap *logs.Snapshot, s *logs.Session, r *logs.Recap, live, subTrunc, failTrunc bool) []string {
 	gaps := []string{}
+	if r.EndedOnAPIError {
+		gaps = append(gaps, "the session ended on an API error: the last reply is not the model's; final_assistant_text is the last real model text")
+	}
 	if s.Main == nil {
 		gaps = append(gaps, "the main transcript is missing; only subagent files were found")
 	}
