@@ -83,13 +83,11 @@ func usageOf(u *rawUsage) transcript.Usage {
 		if u.CacheCreation.Ephemeral1h != nil {
 			h1 = nonNeg(*u.CacheCreation.Ephemeral1h)
 		}
-		// The split should add up to the total; trust the total and give any
-		// remainder to the 5-minute rate.
-		if m5+h1 != cc {
-			if h1 > cc {
-				h1 = cc
-			}
-			m5 = cc - h1
+		// A split with a non-zero sum is authoritative, even where the total
+		// field is 0 or smaller (Claude Code 2.1.152 writes 0 there). A split
+		// of zeros says nothing: the total counts at the 5-minute rate.
+		if m5+h1 == 0 {
+			m5 = cc
 		}
 		out.CacheCreate5m, out.CacheCreate1h = m5, h1
 	} else {

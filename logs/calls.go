@@ -118,25 +118,23 @@ type CallStats struct {
 	PerTool                map[string]*OutcomeCounts
 }
 
-// CountCalls counts every tool call of a session's files.
+// CountCalls counts the tool calls the session owns, each once.
 func CountCalls(s *Session, live bool) CallStats {
 	st := CallStats{PerTool: map[string]*OutcomeCounts{}}
-	for _, f := range s.Files() {
-		for _, c := range f.Calls {
-			o := c.Outcome(live)
-			st.Total.Add(o)
-			if c.Sidechain {
-				st.Sidechain.Add(o)
-			} else {
-				st.Main.Add(o)
-			}
-			pt := st.PerTool[c.Name]
-			if pt == nil {
-				pt = &OutcomeCounts{}
-				st.PerTool[c.Name] = pt
-			}
-			pt.Add(o)
+	for _, c := range s.Calls() {
+		o := c.Outcome(live)
+		st.Total.Add(o)
+		if c.Sidechain {
+			st.Sidechain.Add(o)
+		} else {
+			st.Main.Add(o)
 		}
+		pt := st.PerTool[c.Name]
+		if pt == nil {
+			pt = &OutcomeCounts{}
+			st.PerTool[c.Name] = pt
+		}
+		pt.Add(o)
 	}
 	return st
 }
@@ -145,11 +143,9 @@ func CountCalls(s *Session, live bool) CallStats {
 // rejected, oldest first, and how many there are in all.
 func FailingCalls(s *Session, live bool, max int) ([]Call, int) {
 	var out []Call
-	for _, f := range s.Files() {
-		for _, c := range f.Calls {
-			if o := c.Outcome(live); o == OutcomeError || o == OutcomeRejected {
-				out = append(out, c)
-			}
+	for _, c := range s.Calls() {
+		if o := c.Outcome(live); o == OutcomeError || o == OutcomeRejected {
+			out = append(out, *c)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Time < out[j].Time })

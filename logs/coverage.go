@@ -58,15 +58,15 @@ func (snap *Snapshot) computeCoverage() Coverage {
 		for _, f := range s.Files() {
 			c.Entries += f.Entries
 			c.Bytes += f.Size
-			for name, n := range f.ToolCounts {
-				c.Tools[name] += n
-			}
 			for _, v := range f.Versions {
 				versions[v] = struct{}{}
 			}
 		}
 		for v := range versions {
 			c.Versions[v]++
+		}
+		for _, call := range s.Calls() {
+			c.Tools[call.Name]++
 		}
 		if s.CostState != nil {
 			c.Accounting.SessionsChecked++

@@ -106,13 +106,11 @@ func (pm *PathMatcher) Match(file string) bool {
 func (snap *Snapshot) FileActivity(pm *PathMatcher, sessions []*Session, tr TimeRange) []FileTouch {
 	var out []FileTouch
 	for _, s := range sessions {
-		for _, f := range s.Files() {
-			for _, c := range f.Calls {
-				if c.Action == ActionNone || !tr.Contains(c.Time) || !pm.Match(c.Path) {
-					continue
-				}
-				out = append(out, FileTouch{Session: s, Call: c})
+		for _, c := range s.Calls() {
+			if c.Action == ActionNone || !tr.Contains(c.Time) || !pm.Match(c.Path) {
+				continue
 			}
+			out = append(out, FileTouch{Session: s, Call: *c})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Call.Time > out[j].Call.Time })

@@ -202,6 +202,7 @@ func FuzzClassifyError(f *testing.F) {
 				t.Fatalf("outcome %s, want %s (content %s)", got, want, content)
 			}
 			s := &Session{Main: fs}
+			s.ownCalls(nil)
 			st := CountCalls(s, false)
 			if o := st.Total; o.OK+o.Error+o.Rejected+o.Pending+o.InProgress != o.Total || o.Total != 1 {
 				t.Fatalf("outcomes do not add up: %+v", o)

@@ -1,5 +1,7 @@
 package logs
 
+import "slices"
+
 // extendSnapshot builds the next snapshot from prev when the only change on
 // disk is lines appended to known files (a live session writing): only the
 // sessions of the grown files are rebuilt, from their previous responses plus
@@ -66,7 +68,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 			}
 			for i := range nf.Messages {
 				m := &nf.Messages[i]
-				if i < len(f.Messages) && f.Messages[i] == *m {
+				if i < len(f.Messages) && sameMessage(&f.Messages[i], m) {
 					continue // unchanged
 				}
 				if !m.Counts() {
@@ -81,6 +83,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 				claimMessage(index, ns, nf, m)
 			}
 		}
+		ns.ownCalls(index)
 		ns.tally(prev.Pricing)
 	}
 	snap := &Snapshot{Roots: prev.Roots, Pricing: prev.Pricing, cfg: prev.cfg}
@@ -100,4 +103,11 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 	}
 	sortByEnd(snap.Sessions)
 	return snap, true
+}
+
+// sameMessage reports whether a message is unchanged by an append.
+func sameMessage(a, b *Message) bool {
+	return a.Key == b.Key && a.Model == b.Model && a.Time == b.Time && a.Usage == b.Usage &&
+		a.Sidechain == b.Sidechain && a.Synthetic == b.Synthetic && a.HasUsage == b.HasUsage &&
+		a.Line == b.Line && slices.Equal(a.Advisors, b.Advisors)
 }

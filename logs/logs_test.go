@@ -102,13 +102,19 @@ func TestSplitResponseTakesLargestCopy(t *testing.T) {
 	}
 }
 
-func TestTieTakesLastCopyWhole(t *testing.T) {
-	// Same output_tokens: the whole usage of the last copy wins, never a per-field max.
+func TestCopiesDifferingInInputAreTwoResponses(t *testing.T) {
+	// Round two (SPEC §3): the same message.id with other input-side usage is
+	// another response (relays reuse one id), so both count; with the same
+	// input side and a tie in output, it is one response counted once.
 	main := asst(sidA, "u1", "2026-11-28T10:00:00.000Z", "msg_1", "m", textBlock, 50, 9, 0, 0, "") +
-		asst(sidA, "u2", "2026-11-28T10:00:01.000Z", "msg_1", "m", textBlock, 7, 9, 3, 0, "")
+		asst(sidA, "u2", "2026-11-28T10:00:01.000Z", "msg_1", "m", textBlock, 7, 9, 3, 0, "") +
+		asst(sidA, "u3", "2026-11-28T10:00:02.000Z", "msg_1", "m", textBlock, 7, 9, 3, 0, "")
 	sn := snap(t, writeTree(t, map[string]string{"p/" + sidA + ".jsonl": main}, old))
-	if got, want := totalOf(sn), (Usage{Input: 7, Output: 9, CacheCreate5m: 3}); got != want {
+	if got, want := totalOf(sn), (Usage{Input: 57, Output: 18, CacheCreate5m: 3}); got != want {
 		t.Fatalf("usage = %+v, want %+v", got, want)
+	}
+	if mc := sn.Sessions[0].MessageCount; mc != 2 {
+		t.Fatalf("message_count %d, want 2", mc)
 	}
 }
 

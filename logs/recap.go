@@ -77,26 +77,26 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 	// Files changed and commands come from every file of the session.
 	files := map[string]*FileChange{}
 	var shellIDs []Call
-	for _, f := range s.Files() {
-		for _, c := range f.Calls {
-			if c.Action == ActionEdit || c.Action == ActionWrite {
-				fc := files[c.Path]
-				if fc == nil {
-					fc = &FileChange{Path: c.Path}
-					files[c.Path] = fc
-				}
-				fc.Count++
-				if !slices.Contains(fc.Tools, c.Name) {
-					fc.Tools = append(fc.Tools, c.Name)
-				}
-				if c.Time > fc.Last {
-					fc.Last = c.Time
-				}
+	for _, c := range s.Calls() {
+		if c.Action == ActionEdit || c.Action == ActionWrite {
+			fc := files[c.Path]
+			if fc == nil {
+				fc = &FileChange{Path: c.Path}
+				files[c.Path] = fc
 			}
-			if isShellTool(c.Name) {
-				shellIDs = append(shellIDs, c)
+			fc.Count++
+			if !slices.Contains(fc.Tools, c.Name) {
+				fc.Tools = append(fc.Tools, c.Name)
+			}
+			if c.Time > fc.Last {
+				fc.Last = c.Time
 			}
 		}
+		if isShellTool(c.Name) {
+			shellIDs = append(shellIDs, *c)
+		}
+	}
+	for _, f := range s.Files() {
 		r.PRLinks = append(r.PRLinks, f.PRLinks...)
 	}
 	for _, fc := range files {

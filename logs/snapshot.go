@@ -53,7 +53,44 @@ type Session struct {
 
 	Usage     SessionUsage
 	responses []Response // the API responses attributed to this session
+	calls     []callRef  // the tool calls attributed to this session, each once
 	buckets   []bucket   // responses summed by quarter hour and model
+}
+
+// callRef locates a call in a file of its session.
+type callRef struct {
+	f *FileSummary
+	i int32
+}
+
+// Calls iterates the tool calls the session owns, each counted once across
+// the whole history: a call copied into another file (a worker replaying its
+// parent, a resumed session) travels with its copied response and belongs
+// where that response does (SPEC §3).
+func (s *Session) Calls() iter.Seq2[*FileSummary, *Call] {
+	return func(yield func(*FileSummary, *Call) bool) {
+		for _, r := range s.calls {
+			if !yield(r.f, &r.f.Calls[r.i]) {
+				return
+			}
+		}
+	}
+}
+
+// ownCalls lists the calls of s's files whose carrying response is owned by
+// that same file; calls on lines without a counted response own themselves.
+func (s *Session) ownCalls(index map[uint64]respRef) {
+	s.calls = s.calls[:0]
+	for _, f := range s.Files() {
+		for i := range f.Calls {
+			if m := f.Calls[i].Msg; m != 0 {
+				if ref, ok := index[m]; ok && ref.s.responses[ref.i].File != f {
+					continue
+				}
+			}
+			s.calls = append(s.calls, callRef{f, int32(i)})
+		}
+	}
 }
 
 // Responses are the API responses attributed to the session, each counted once
@@ -161,8 +198,10 @@ type Response struct {
 	Model     string
 	Usage     Usage
 	Sidechain bool
+	Advisor   bool    // a second model consulted inside another response, billed at its own rates
 	Cost      float64 // USD at list price, when Priced
 	Priced    bool
+	advised   bool // the response's advisor usage has been added
 }
 
 // respRef locates a keyed response: its owning session and position.
@@ -220,6 +259,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		}
 	}
 	for _, s := range snap.Sessions {
+		s.ownCalls(index)
 		s.tally(cfg.Pricing)
 	}
 	sortByEnd(snap.Sessions)
@@ -270,17 +310,36 @@ func claimMessage(index map[uint64]respRef, s *Session, f *FileSummary, m *Messa
 	if !m.Counts() {
 		return
 	}
+	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain, advised: len(m.Advisors) > 0}
 	if m.Key == 0 {
-		s.responses = append(s.responses, Response{File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+		s.responses = append(s.responses, r)
+		addAdvisors(s, &r, m)
 		return
 	}
 	ref, ok := index[m.Key]
 	if !ok {
 		index[m.Key] = respRef{s, int32(len(s.responses))}
-		s.responses = append(s.responses, Response{key: m.Key, File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain})
+		s.responses = append(s.responses, r)
+		addAdvisors(s, &r, m)
 		return
 	}
-	mergeCopy(&ref.s.responses[ref.i], s, f, m)
+	own := &ref.s.responses[ref.i]
+	had := own.advised
+	mergeCopy(own, s, f, m)
+	if !had && len(m.Advisors) > 0 {
+		own.advised = true
+		at := *own
+		addAdvisors(ref.s, &at, m)
+	}
+}
+
+// addAdvisors adds the advisor usage of message m, on the side and at the
+// time of its response r, once per response (SPEC §3 "Advisor usage").
+func addAdvisors(s *Session, r *Response, m *Message) {
+	for _, a := range m.Advisors {
+		s.responses = append(s.responses, Response{File: r.File, Session: s, Time: r.Time, Model: a.Model,
+			Usage: a.Usage, Sidechain: r.Sidechain, Advisor: true})
+	}
 }
 
 // mergeCopy folds another copy of a known message into its response.

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,10 +43,11 @@ type Message struct {
 	Model     string
 	Time      int64 // unix milliseconds of the response's first line
 	Usage     Usage
-	Sidechain bool  // no copy was on the main thread
-	Synthetic bool  // <synthetic> or isApiErrorMessage: an API error, not usage
-	HasUsage  bool  // some copy carried a usage object
-	Line      int32 // 1-based line number of the first copy
+	Sidechain bool                 // no copy was on the main thread
+	Synthetic bool                 // <synthetic> or isApiErrorMessage: an API error, not usage
+	HasUsage  bool                 // some copy carried a usage object
+	Line      int32                // physical, 1-based line number of the first copy
+	Advisors  []transcript.Advisor // second models consulted inside the response (winning copy)
 }
 
 // Counts reports whether the message is model usage.
@@ -55,6 +57,7 @@ func (m *Message) Counts() bool { return m.HasUsage && !m.Synthetic }
 // hash of its id is kept in memory; tools that show ids re-read the file.
 type Call struct {
 	Key       uint64 // IDKey of the tool_use id
+	Msg       uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
 	Name      string
 	Time      int64
 	Sidechain bool
@@ -102,7 +105,9 @@ type FileSummary struct {
 	Versions  []string
 
 	Messages         []Message
-	msgIdx           map[uint64]int32 // hash of message.id -> index in Messages
+	msgIdx           map[uint64]int32 // response identity -> index in Messages
+	lastByID         map[uint64]int32 // hash of message.id alone -> the latest message with it
+	zeroCopies       []zeroCopy       // all-zero usage copies waiting for the copy they belong to
 	MainAssistantIDs int              // distinct message ids of main-thread assistant lines
 	HumanPrompts     int
 	FirstPrompt      string // raw (unredacted), clipped
@@ -188,6 +193,7 @@ func (f *FileSummary) clone() *FileSummary {
 	c.Summaries = append([]SummaryLine(nil), f.Summaries...)
 	c.PRLinks = append([]string(nil), f.PRLinks...)
 	c.msgIdx = maps.Clone(f.msgIdx)
+	c.lastByID = maps.Clone(f.lastByID)
 	c.callIdx = maps.Clone(f.callIdx)
 	c.orphans = maps.Clone(f.orphans)
 	c.leaves = maps.Clone(f.leaves)
@@ -288,6 +294,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 		}
 		f.fold(e)
 	}
+	f.settleZeroCopies()
 	f.Offset, f.phys = lines.Consumed()
 	f.head, f.tail = lines.Marks()
 	f.head, f.tail = bytes.Clone(f.head), bytes.Clone(f.tail)
@@ -389,14 +396,54 @@ func (f *FileSummary) fold(e *transcript.Entry) {
 	}
 }
 
+// zeroCopy is a line of a response whose usage is all zero: the proxy form
+// writes its non-final copies so. It joins the next copy with the same
+// message.id in the file that has usage, or, when none follows, the nearest
+// one before it (SPEC §3).
+type zeroCopy struct {
+	id        uint64 // hash of message.id
+	time      int64
+	line      int32
+	sidechain bool
+	apiError  bool
+	calls     []int32 // indexes in Calls of the calls the line made
+}
+
+// responseKey is a response's identity: the same message.id, the same
+// requestId (absent and empty alike) and the same input-side usage make two
+// lines copies of one response. Relays reuse one id for every response and
+// drop requestId; their responses differ in input-side usage and stay apart.
+func responseKey(r *transcript.Response) uint64 {
+	var b [64]byte
+	k := append(b[:0], r.ID...)
+	k = append(k, 0)
+	k = append(k, r.RequestID...)
+	k = append(k, 0)
+	for _, n := range [...]int64{r.Usage.Input, r.Usage.CacheCreate(), r.Usage.CacheRead} {
+		k = strconv.AppendInt(k, n, 10)
+		k = append(k, ',')
+	}
+	return maphash.Bytes(idSeed, k) | 1
+}
+
 func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 	r := e.Response
 	ts, lineNo := e.Time, int32(e.Line)
 	u, hasUsage := r.Usage, r.HasUsage
+	first := int32(len(f.Calls))
+	f.foldCalls(e, ts, sidechain, lineNo)
+	if r.ID != "" && hasUsage && u.Total() == 0 {
+		zc := zeroCopy{id: idHash(r.ID), time: ts, line: lineNo, sidechain: sidechain, apiError: r.APIError}
+		for i := first; i < int32(len(f.Calls)); i++ {
+			zc.calls = append(zc.calls, i)
+		}
+		f.zeroCopies = append(f.zeroCopies, zc)
+		return
+	}
 	var h uint64
 	i, seen := int32(0), false
 	if r.ID != "" {
-		h = idHash(r.ID)
+		h = responseKey(r)
 		i, seen = f.msgIdx[h]
 	}
 	if seen {
@@ -406,21 +453,18 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 			if r.Model != "" {
 				prev.Model = f.internModel(r.Model)
 			}
+			if len(r.Advisors) > 0 {
+				prev.Advisors = cloneAdvisors(r.Advisors)
+			}
 		}
-		if !sidechain && prev.Sidechain {
-			prev.Sidechain = false
-			f.MainAssistantIDs++
-		}
-		if r.APIError && !prev.Synthetic {
-			prev.Synthetic = true
-			f.APIErrors++
-		}
+		f.markCopy(prev, sidechain, r.APIError)
 	} else {
 		if r.ID != "" {
-			f.msgIdx[h] = int32(len(f.Messages))
+			i = int32(len(f.Messages))
+			f.msgIdx[h] = i
 		}
 		f.Messages = append(f.Messages, Message{Key: h, Model: f.internModel(r.Model), Time: ts, Usage: u,
-			Sidechain: sidechain, Synthetic: r.APIError, HasUsage: hasUsage, Line: lineNo})
+			Sidechain: sidechain, Synthetic: r.APIError, HasUsage: hasUsage, Line: lineNo, Advisors: cloneAdvisors(r.Advisors)})
 		if !sidechain {
 			f.MainAssistantIDs++
 		}
@@ -428,6 +472,92 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 			f.APIErrors++
 		}
 	}
+	for j := first; j < int32(len(f.Calls)); j++ {
+		f.Calls[j].Msg = h
+	}
+	if r.ID != "" {
+		if f.lastByID == nil {
+			f.lastByID = map[uint64]int32{}
+		}
+		id := idHash(r.ID)
+		f.lastByID[id] = i
+		f.joinZeroCopies(id, i)
+	}
+}
+
+// markCopy folds what another copy says about a known message: a copy on
+// the main thread makes it a main-thread message, an API error marks it.
+func (f *FileSummary) markCopy(m *Message, sidechain, apiError bool) {
+	if !sidechain && m.Sidechain {
+		m.Sidechain = false
+		f.MainAssistantIDs++
+	}
+	if apiError && !m.Synthetic {
+		m.Synthetic = true
+		f.APIErrors++
+	}
+}
+
+// joinZeroCopies folds the waiting zero copies of message id into message i.
+func (f *FileSummary) joinZeroCopies(id uint64, i int32) {
+	kept := f.zeroCopies[:0]
+	for _, zc := range f.zeroCopies {
+		if zc.id != id {
+			kept = append(kept, zc)
+			continue
+		}
+		m := &f.Messages[i]
+		if zc.time != 0 && (m.Time == 0 || zc.time < m.Time) {
+			m.Time = zc.time
+		}
+		m.Line = min(m.Line, zc.line)
+		f.markCopy(m, zc.sidechain, zc.apiError)
+		for _, c := range zc.calls {
+			f.Calls[c].Msg = m.Key
+		}
+	}
+	f.zeroCopies = kept
+}
+
+// settleZeroCopies ends a read: a zero copy no later copy claimed joins the
+// nearest message before it with the same id, or is a response of its own.
+func (f *FileSummary) settleZeroCopies() {
+	for len(f.zeroCopies) > 0 {
+		zc := f.zeroCopies[0]
+		if i, ok := f.lastByID[zc.id]; ok {
+			f.joinZeroCopies(zc.id, i)
+			continue
+		}
+		f.zeroCopies = f.zeroCopies[1:]
+		h := zc.id ^ 0x5a5a5a5a5a5a5a5a | 1 // its own identity, apart from any keyed copy
+		f.msgIdx[h] = int32(len(f.Messages))
+		f.Messages = append(f.Messages, Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: true, Line: zc.line})
+		if !zc.sidechain {
+			f.MainAssistantIDs++
+		}
+		if zc.apiError {
+			f.APIErrors++
+		}
+		for _, c := range zc.calls {
+			f.Calls[c].Msg = h
+		}
+	}
+	f.zeroCopies = nil
+}
+
+func cloneAdvisors(a []transcript.Advisor) []transcript.Advisor {
+	if len(a) == 0 {
+		return nil
+	}
+	out := make([]transcript.Advisor, len(a))
+	for i, x := range a {
+		out[i] = transcript.Advisor{Model: strings.Clone(x.Model), Usage: x.Usage}
+	}
+	return out
+}
+
+// foldCalls records the tool calls of an entry, each once per file.
+func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, lineNo int32) {
 	for _, call := range e.Calls {
 		ch := idHash(call.ID)
 		if _, dup := f.callIdx[ch]; dup {

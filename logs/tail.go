@@ -60,7 +60,7 @@ func (snap *Snapshot) tail(ctx context.Context, s *Session, limit, skip int) ([]
 		total++
 		if total <= skip {
 			if l.Response != nil && l.Response.ID != "" {
-				seen[IDKey(l.Response.ID)] = true // usage shows on a response's first line only
+				seen[responseKey(l.Response)] = true // usage shows on a response's first line only
 			}
 			return true
 		}
@@ -85,8 +85,7 @@ func (snap *Snapshot) tail(ctx context.Context, s *Session, limit, skip int) ([]
 			}
 			if r := l.Response; r != nil {
 				e.Model = strings.Clone(r.Model)
-				if id := r.ID; id != "" && !seen[IDKey(id)] {
-					k := IDKey(id)
+				if k := responseKey(r); r.ID != "" && !seen[k] {
 					seen[k] = true
 					if u, ok := owned[k]; ok {
 						uu := u
