@@ -43,11 +43,15 @@ func fxTree(t *testing.T) string {
 	return dst
 }
 
-// fxMakeLive sets case 5's transcript mtime to one minute before fxNow.
+// fxLiveNow is a clock just after case 5's last line: with a fresh mtime the
+// session is live then (a live session's lines are recent too, SPEC §3).
+var fxLiveNow = time.Date(2026, 11, 22, 9, 1, 0, 0, time.UTC)
+
+// fxMakeLive sets case 5's transcript mtime to one minute before fxLiveNow.
 func fxMakeLive(t *testing.T, root string) {
 	t.Helper()
 	p := filepath.Join(root, fxLiveTornProject, fxLiveTornID+".jsonl")
-	mt := fxNow.Add(-time.Minute)
+	mt := fxLiveNow.Add(-time.Minute)
 	if err := os.Chtimes(p, mt, mt); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +59,12 @@ func fxMakeLive(t *testing.T, root string) {
 
 func fxSnapshot(t *testing.T, root string, loc *time.Location) *Snapshot {
 	t.Helper()
-	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return fxNow }, Pricing: testPricing(t),
+	return fxSnapshotAt(t, root, loc, fxNow)
+}
+
+func fxSnapshotAt(t *testing.T, root string, loc *time.Location, now time.Time) *Snapshot {
+	t.Helper()
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return now }, Pricing: testPricing(t),
 		Location: loc, LiveWindow: 10 * time.Minute})
 	sn, err := st.Snapshot(context.Background(), nil)
 	if err != nil {
@@ -470,10 +479,12 @@ func TestFixtureLiveTorn(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := fxTree(t)
+			now := fxNow
 			if tc.live {
 				fxMakeLive(t, root)
+				now = fxLiveNow
 			}
-			sn := fxSnapshot(t, root, time.UTC)
+			sn := fxSnapshotAt(t, root, time.UTC, now)
 			s := fxSession(t, sn, fxLiveTornProject, fxLiveTornID)
 			live := sn.IsLive(s)
 			if live != tc.live {

@@ -135,6 +135,7 @@ type hostileEnv struct {
 	root     string
 	baseline sessionView
 	store    *Store
+	now      time.Time // the clock; zero means testNow
 }
 
 func newHostileEnv(t *testing.T) *hostileEnv {
@@ -185,7 +186,11 @@ func (e *hostileEnv) config(roots ...string) Config {
 	if len(roots) == 0 {
 		roots = []string{e.root}
 	}
-	return Config{Agents: testAgents, Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(e.t), Location: time.UTC}
+	now := testNow
+	if !e.now.IsZero() {
+		now = e.now
+	}
+	return Config{Agents: testAgents, Roots: roots, Now: func() time.Time { return now }, Pricing: testPricing(e.t), Location: time.UTC}
 }
 
 // snapshotFresh reads the tree with a new store, failing on a panic or a hang.
@@ -360,7 +365,9 @@ func TestHostileTornLines(t *testing.T) {
 	t.Run("live, then completed", func(t *testing.T) {
 		e := newHostileEnv(t)
 		p := e.write(hostileSID+".jsonl", []byte(torn))
-		os.Chtimes(p, testNow, testNow)
+		// Live: the file changed a moment ago and its lines are from now.
+		e.now = time.Date(2026, 11, 26, 10, 1, 0, 0, time.UTC)
+		os.Chtimes(p, e.now, e.now)
 		snap := e.snapshot()
 		if s := wantFlags(t, snap, hostileSID, 1, "unverified"); s.MessageCount != 2 { // torn tail pending, not skipped
 			t.Errorf("message_count %d, want 2", s.MessageCount)

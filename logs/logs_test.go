@@ -215,8 +215,9 @@ func TestTornLastLine(t *testing.T) {
 		t.Fatalf("finished: live=%v skipped=%d entries=%d; want false 1 2", sn.IsLive(s), s.SkippedLines(false), s.Main.Entries)
 	}
 	// Live: not an entry, not skipped; it is read once it is complete.
-	root := writeTree(t, map[string]string{"p/" + sidA + ".jsonl": full + torn}, testNow.Add(-time.Minute))
-	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
+	liveNow := time.Date(2026, 11, 28, 10, 1, 0, 0, time.UTC)
+	root := writeTree(t, map[string]string{"p/" + sidA + ".jsonl": full + torn}, liveNow.Add(-time.Minute))
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return liveNow }, Pricing: testPricing(t)})
 	sn, err := st.Snapshot(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -545,15 +546,18 @@ func TestUsageReportRangeInsideQuarterHour(t *testing.T) {
 func TestLiveWindow(t *testing.T) {
 	s := &Session{}
 	for _, c := range []struct {
-		mtime time.Time
-		want  bool
+		mtime, end time.Time
+		want       bool
 	}{
-		{testNow.Add(-time.Minute), true},
-		{testNow.Add(-11 * time.Minute), false},
-		{testNow.Add(time.Minute), true},     // a clock a little ahead
-		{testNow.Add(48 * time.Hour), false}, // dated far in the future: not live
+		{testNow.Add(-time.Minute), testNow.Add(-time.Minute), true},
+		{testNow.Add(-11 * time.Minute), testNow.Add(-11 * time.Minute), false},
+		{testNow.Add(time.Minute), testNow, true},                          // a clock a little ahead
+		{testNow.Add(48 * time.Hour), testNow, false},                      // dated far in the future: not live
+		{testNow.Add(-time.Minute), testNow.Add(-11 * time.Minute), true},  // lines within the window plus 2 minutes of slack
+		{testNow.Add(-time.Minute), testNow.Add(-13 * time.Minute), false}, // lines older: a copied or synced file
+		{testNow.Add(-time.Minute), testNow.AddDate(0, -7, 0), false},      // seven months old, fresh mtime
 	} {
-		s.ModTime = c.mtime
+		s.ModTime, s.End = c.mtime, c.end.UnixMilli()
 		if got := s.IsLive(testNow, 10*time.Minute); got != c.want {
 			t.Errorf("mtime now%+v: live %v, want %v", c.mtime.Sub(testNow), got, c.want)
 		}

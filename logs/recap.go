@@ -14,8 +14,9 @@ import (
 // Recap is the raw material of a handoff note for one session. Text is raw
 // (unredacted) and clipped; the tools layer redacts and bounds it.
 type Recap struct {
-	EndedOnAPIError bool     // the last reply of the main thread is an API error
-	Prompts         []string // every human prompt of the main thread, oldest first (clipped, at most the last 6 kept)
+	mainUUIDs       map[uint64]bool // the main file's line uuids, to tell a worker's copied prefix
+	EndedOnAPIError bool            // the last reply of the main thread is an API error
+	Prompts         []string        // every human prompt of the main thread, oldest first (clipped, at most the last 6 kept)
 	PromptCount     int
 	FinalText       string // the last assistant text on the main thread
 	Files           []FileChange
@@ -147,6 +148,9 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 				r.Summaries = append(r.Summaries, "summary: "+sl.Text)
 			}
 		}
+		if len(s.Subagents) > 0 {
+			r.mainUUIDs = map[uint64]bool{}
+		}
 		if err := r.readMain(ctx, s.Main); err != nil {
 			return nil, unreadable(s, err)
 		}
@@ -164,7 +168,10 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 	}
 	for _, f := range s.Subagents {
 		sr := SubagentRecap{File: relPath(f.Root.Path, f.Path), AgentID: f.AgentID, AgentType: f.AgentType, Description: f.AgentDesc}
-		sr.FirstPrompt, _ = firstUserText(ctx, f)
+		sr.FirstPrompt, _ = firstUserText(ctx, f, r.mainUUIDs)
+		if sr.FirstPrompt == "" {
+			sr.FirstPrompt = f.AgentDesc // a worker that only replayed its parent: its task as the sidecar says
+		}
 		if t := usageByFile[f]; t != nil {
 			sr.Usage = *t
 		}
@@ -186,6 +193,9 @@ func (r *Recap) readMain(ctx context.Context, f *FileSummary) error {
 	var tasks []Todo
 	taskIdx := map[string]int{}
 	err := f.eachEntry(ctx, transcript.WantText|transcript.WantInputs, func(l *transcript.Entry) bool {
+		if r.mainUUIDs != nil && l.UUID != "" {
+			r.mainUUIDs[idHash(l.UUID)] = true
+		}
 		if l.Sidechain {
 			return true
 		}
@@ -242,11 +252,14 @@ func (r *Recap) readMain(ctx context.Context, f *FileSummary) error {
 	return err
 }
 
-// firstUserText returns the text of the first user line of a file (a subagent's prompt).
-func firstUserText(ctx context.Context, f *FileSummary) (string, error) {
+// firstUserText returns the text of the first user line of a subagent file
+// that is not a copy of a main-thread line: workers (acompact, aside_question,
+// forks) begin with a verbatim copy of the parent's lines, whose first prompt
+// is the parent's, not theirs.
+func firstUserText(ctx context.Context, f *FileSummary, copied map[uint64]bool) (string, error) {
 	var out string
 	err := f.eachEntry(ctx, transcript.WantText, func(l *transcript.Entry) bool {
-		if l.Type != "user" || l.UserText == "" {
+		if l.Type != "user" || l.UserText == "" || len(l.Results) > 0 || (l.UUID != "" && copied[idHash(l.UUID)]) {
 			return true
 		}
 		out = transcript.Clip(l.UserText, 1000)

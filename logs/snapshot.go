@@ -127,12 +127,25 @@ func (s *Session) FirstPrompt() string {
 	return s.Main.FirstPrompt
 }
 
-// IsLive reports whether the newest file of the session changed within the
-// window. A file dated further in the future than the window (a wrong clock,
-// a bulk touch) is not taken as live.
+// clockSlack is how far a line's timestamp may lag or lead the machine's
+// clock and still count as written within the live window.
+const clockSlack = 2 * time.Minute
+
+// IsLive reports whether the session is being written now: its newest file
+// changed within the window and its newest line is dated within it too
+// (SPEC §3). Files copied or synced from elsewhere get a fresh mtime but keep
+// old lines: they are not live. A file dated further in the future than the
+// window (a wrong clock, a bulk touch) is not live either.
 func (s *Session) IsLive(now time.Time, window time.Duration) bool {
 	d := now.Sub(s.ModTime)
-	return d <= window && d >= -window
+	if d > window || d < -window {
+		return false
+	}
+	if s.End == 0 {
+		return false
+	}
+	ld := now.Sub(time.UnixMilli(s.End))
+	return ld <= window+clockSlack && ld >= -(window+clockSlack)
 }
 
 // SkippedLines counts undecodable lines; a torn last line counts only when the
