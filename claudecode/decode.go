@@ -83,12 +83,9 @@ type rawUsage struct {
 // rawIteration is one inference behind a response; advisor_message entries
 // are a second model's usage, not in the top-level fields.
 type rawIteration struct {
-	Type                     string `json:"type"`
-	Model                    string `json:"model"`
-	InputTokens              int64  `json:"input_tokens"`
-	OutputTokens             int64  `json:"output_tokens"`
-	CacheCreationInputTokens int64  `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int64  `json:"cache_read_input_tokens"`
+	Type  string `json:"type"`
+	Model string `json:"model"`
+	rawUsage
 }
 
 type rawModelUsage struct {

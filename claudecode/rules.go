@@ -100,13 +100,12 @@ func usageOf(u *rawUsage) transcript.Usage {
 // model's usage inside one response.
 func advisorsOf(u *rawUsage) []transcript.Advisor {
 	var out []transcript.Advisor
-	for _, it := range u.Iterations {
+	for i := range u.Iterations {
+		it := &u.Iterations[i]
 		if it.Type != "advisor_message" {
 			continue
 		}
-		out = append(out, transcript.Advisor{Model: it.Model, Usage: transcript.Usage{
-			Input: nonNeg(it.InputTokens), Output: nonNeg(it.OutputTokens),
-			CacheCreate5m: nonNeg(it.CacheCreationInputTokens), CacheRead: nonNeg(it.CacheReadInputTokens)}})
+		out = append(out, transcript.Advisor{Model: it.Model, Usage: usageOf(&it.rawUsage)})
 	}
 	return out
 }

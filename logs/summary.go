@@ -58,6 +58,7 @@ func (m *Message) Counts() bool { return m.HasUsage && !m.Synthetic }
 type Call struct {
 	Key       uint64 // IDKey of the tool_use id
 	Msg       uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
+	ID        string // the tool_use id, kept for file tools only (file_activity shows it)
 	Name      string
 	Time      int64
 	Sidechain bool
@@ -565,7 +566,7 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 		}
 		c := Call{Key: ch, Name: f.internTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
 		if call.Action != ActionNone {
-			c.Path, c.Action = transcript.Clip(call.Path, 1000), call.Action
+			c.Path, c.Action, c.ID = transcript.Clip(call.Path, 1000), call.Action, transcript.Clip(call.ID, 200)
 		}
 		if st, ok := f.orphans[ch]; ok {
 			c.Result = st

@@ -17,6 +17,7 @@ type FileActivityArgs struct {
 // FileTouchOut is one read, edit or write of a matching file.
 type FileTouchOut struct {
 	SessionID string `json:"session_id"`
+	ToolUseID string `json:"tool_use_id"`
 	Repo      string `json:"repo"`
 	Timestamp string `json:"timestamp"`
 	ToolName  string `json:"tool_name"`
@@ -72,7 +73,7 @@ func FileActivity(d Deps) Spec {
 			var order []*logs.Session
 			for i, t := range touches {
 				if i < limit {
-					out.Touches = append(out.Touches, FileTouchOut{SessionID: t.Session.ID, Repo: t.Session.Repo,
+					out.Touches = append(out.Touches, FileTouchOut{SessionID: t.Session.ID, ToolUseID: t.Call.ID, Repo: t.Session.Repo,
 						Timestamp: rfc(t.Call.Time), ToolName: name(t.Call.Name), Action: t.Call.Action.String(),
 						FilePath: text(t.Call.Path, 500), Source: source(t.Call.Sidechain), Outcome: t.Call.Outcome(snap.IsLive(t.Session))})
 				}
