@@ -150,7 +150,15 @@ func TestPlaintextBoundary(t *testing.T) {
 	call("pacing_window", map[string]any{"hours": 168})
 	call("coverage_stats", map[string]any{})
 
+	// Every finding, over as many pages as the answer budget takes: the last
+	// page's summary, every page's findings.
 	scan := call("scan_secrets", map[string]any{"max_findings": 1000})
+	findings := scan["findings"].([]any)
+	for next := scan["next_cursor"]; next != nil; next = scan["next_cursor"] {
+		scan = call("scan_secrets", map[string]any{"max_findings": 1000, "cursor": next})
+		findings = append(findings, scan["findings"].([]any)...)
+	}
+	scan["findings"] = findings
 	t.Run("scan_counts", func(t *testing.T) { fx.checkScan(t, scan, expected) })
 	for _, s := range fx.sessions[:2] {
 		call("scan_secrets", map[string]any{"session": s.id, "max_findings": 1000})

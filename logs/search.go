@@ -30,6 +30,24 @@ type SearchQuery struct {
 	// Redact is applied to a matching text before its snippet is cut, so a
 	// secret is never cut in half (and so missed) at the snippet's edge.
 	Redact func(string) string
+	// After, when set, keeps only hits that come after it in the order of
+	// the result (a page after a cursor); Total still counts every hit.
+	After *HitPos
+}
+
+// HitPos is a hit's place in the order of results: newest first, then by
+// Tie, ascending.
+type HitPos struct {
+	Time int64
+	Tie  int64
+}
+
+// before reports whether p comes before q in the order of results.
+func (p HitPos) before(q HitPos) bool {
+	if p.Time != q.Time {
+		return p.Time > q.Time
+	}
+	return p.Tie < q.Tie
 }
 
 // SearchHit is one matching entry. Snippet is raw text around the hit.
@@ -40,6 +58,22 @@ type SearchHit struct {
 	UUID    string
 	Role    string
 	Snippet string
+	Tie     int64 // a non-negative hash of the entry, role and file: orders hits of the same millisecond
+}
+
+// Pos is the hit's place in the order of results.
+func (h SearchHit) Pos() HitPos { return HitPos{Time: h.Time, Tie: h.Tie} }
+
+// hitTie hashes what tells hits of one millisecond apart (FNV-1a, 63 bits).
+func hitTie(uuid, role, path string) int64 {
+	h := uint64(14695981039346656037)
+	for _, s := range [3]string{uuid, role, path} {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * 1099511628211
+		}
+		h = (h ^ 0) * 1099511628211
+	}
+	return int64(h >> 1)
 }
 
 // SearchResult holds the newest Limit hits and the count of all hits.
@@ -245,7 +279,7 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 			jobs = append(jobs, job{s, f})
 		}
 	}
-	hc := &hitCollector{limit: q.Limit}
+	hc := &hitCollector{limit: q.Limit, after: q.After}
 	parallel(ctx, len(jobs), func(i int) {
 		searchFile(ctx, jobs[i].s, jobs[i].f, q, m, &hc.scanned, hc.add)
 	})
@@ -260,15 +294,20 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 type hitCollector struct {
 	mu      sync.Mutex
 	limit   int
+	after   *HitPos
 	top     hitHeap
 	total   int
 	scanned atomic.Int64
 }
 
 func (hc *hitCollector) add(h SearchHit) {
+	h.Tie = hitTie(h.UUID, h.Role, relPath(h.File.Root.Path, h.File.Path))
 	hc.mu.Lock()
 	defer hc.mu.Unlock()
 	hc.total++
+	if hc.after != nil && !hc.after.before(h.Pos()) {
+		return // on a page before this one
+	}
 	if hc.top.Len() < hc.limit {
 		heap.Push(&hc.top, h)
 	} else if hitBefore(hc.top[0], h) {
@@ -294,7 +333,7 @@ func (hc *hitCollector) result() SearchResult {
 // was already warm it returns nil results and the caller searches the
 // snapshot. q.Sessions is ignored: the combined pass searches everything.
 func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q SearchQuery, m *matcher) (*Snapshot, *SearchResult, error) {
-	hc := &hitCollector{limit: q.Limit}
+	hc := &hitCollector{limit: q.Limit, after: q.After}
 	var hook lineHook
 	searchers := sync.Pool{New: func() any { return &lineSearcher{q: q, m: m, scanned: &hc.scanned, add: hc.add} }}
 	hook = func(f *FileSummary, er transcript.EntryReader) {
@@ -453,20 +492,10 @@ type hitHeap []SearchHit
 func (h hitHeap) Len() int           { return len(h) }
 func (h hitHeap) Less(i, j int) bool { return hitBefore(h[i], h[j]) }
 
-// hitBefore orders hits by time, then by entry and role, so that which hits
-// are kept does not depend on the order files were read in.
-func hitBefore(a, b SearchHit) bool {
-	if a.Time != b.Time {
-		return a.Time < b.Time
-	}
-	if a.UUID != b.UUID {
-		return a.UUID < b.UUID
-	}
-	if a.Role != b.Role {
-		return a.Role < b.Role
-	}
-	return a.File != nil && b.File != nil && a.File.Path < b.File.Path
-}
+// hitBefore reports whether a ranks after b in the results (older, or of
+// the same millisecond with a larger tie), so that which hits are kept does
+// not depend on the order files were read in.
+func hitBefore(a, b SearchHit) bool { return b.Pos().before(a.Pos()) }
 func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *hitHeap) Push(x any)   { *h = append(*h, x.(SearchHit)) }
 func (h *hitHeap) Pop() any {

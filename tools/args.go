@@ -51,6 +51,16 @@ func (a SessionArgs) resolveOptions() logs.ResolveOptions {
 	return logs.ResolveOptions{IncludeCurrent: a.IncludeCurrent, Cwd: a.Cwd}
 }
 
+// DetailArg asks for the full breakdown.
+type DetailArg struct {
+	Detail bool `json:"detail,omitempty" jsonschema:"true for the full breakdown (usage split by thread and by model, every token field) and answers of up to 40000 characters instead of 12000"`
+}
+
+func (d *DetailArg) detailArg() *DetailArg { return d }
+
+// detailed is an argument struct that embeds DetailArg.
+type detailed interface{ detailArg() *DetailArg }
+
 // bindStrict decodes arguments, rejecting unknown fields and wrong types with
 // invalid_argument naming the field.
 func bindStrict(raw []byte, v any) error {
@@ -98,11 +108,13 @@ func jsonType(kind string) string {
 }
 
 // bound is an integer range and default of one optional argument, checked
-// and filled in by define and written into the input schema.
+// and filled in by define and written into the input schema. A bound
+// without a default is a position (tail_agent_log's offset), not a size.
 type bound struct {
 	name     string
 	min, max int
 	def      int
+	noDef    bool
 	field    func(a any) **int
 }
 
@@ -112,10 +124,25 @@ func intBound[A any](name string, min, max, def int, field func(*A) **int) bound
 	return bound{name: name, min: min, max: max, def: def, field: func(a any) **int { return field(a.(*A)) }}
 }
 
+// intRange declares the range min..max of the argument name, which stays
+// absent when not given.
+func intRange[A any](name string, min, max int, field func(*A) **int) bound {
+	b := intBound(name, min, max, 0, field)
+	b.noDef = true
+	return b
+}
+
+// sizes reports whether the bound is a page size, whose explicit value asks
+// for a larger answer budget.
+func (b bound) sizes() bool { return !b.noDef }
+
 // apply checks the argument's range, or sets it to the default when absent.
 func (b bound) apply(a any) error {
 	p := b.field(a)
 	if *p == nil {
+		if b.noDef {
+			return nil
+		}
 		def := b.def
 		*p = &def
 		return nil
@@ -137,7 +164,10 @@ func applyBounds(schema json.RawMessage, bounds []bound) json.RawMessage {
 	props, _ := m["properties"].(map[string]any)
 	for _, b := range bounds {
 		if p, ok := props[b.name].(map[string]any); ok {
-			p["minimum"], p["maximum"], p["default"] = b.min, b.max, b.def
+			p["minimum"], p["maximum"] = b.min, b.max
+			if !b.noDef {
+				p["default"] = b.def
+			}
 			p["type"] = "integer"
 		}
 	}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"sort"
 
 	"github.com/agent-activity/agent-activity/logs"
 )
@@ -12,14 +13,15 @@ type FileActivityArgs struct {
 	Limit *int   `json:"limit,omitempty" jsonschema:"how many touches to return, 1..500 (default 50)"`
 	TimeRangeArgs
 	RepoArg
+	CursorArg
 }
 
 // FileTouchOut is one read, edit or write of a matching file.
 type FileTouchOut struct {
 	SessionID string `json:"session_id"`
-	ToolUseID string `json:"tool_use_id"`
+	ToolUseID string `json:"tool_use_id,omitempty"`
 	Repo      string `json:"repo"`
-	Timestamp string `json:"timestamp"`
+	Timestamp string `json:"timestamp,omitempty"`
 	ToolName  string `json:"tool_name"`
 	Action    string `json:"action" jsonschema:"read, edit or write"`
 	FilePath  string `json:"file_path"`
@@ -32,29 +34,45 @@ type FileSessionOut struct {
 	SessionID string `json:"session_id"`
 	Repo      string `json:"repo"`
 	Touches   int    `json:"touches"`
-	LastTouch string `json:"last_touch"`
+	LastTouch string `json:"last_touch,omitempty"`
 }
 
 // FileActivityOut is the answer of file_activity.
 type FileActivityOut struct {
 	Touches           []FileTouchOut   `json:"touches"`
 	TotalTouches      int              `json:"total_touches"`
-	Truncated         bool             `json:"truncated"`
-	Sessions          []FileSessionOut `json:"sessions" jsonschema:"every session with a matching touch, most recent first (at most 100)"`
+	Truncated         bool             `json:"truncated" jsonschema:"true when more touches match than are listed: next_cursor continues"`
+	NextCursor        string           `json:"next_cursor,omitempty"`
+	Sessions          []FileSessionOut `json:"sessions,omitempty" jsonschema:"on the first page: the sessions with a matching touch, most recent first (at most 100)"`
 	SessionsTotal     int              `json:"sessions_total"`
-	SessionsTruncated bool             `json:"sessions_truncated"`
+	SessionsTruncated bool             `json:"sessions_truncated,omitempty"`
 	CoverageFrom      string           `json:"coverage_from"`
+
+	page pager
+}
+
+func (o *FileActivityOut) cutLen() int { return max(len(o.Touches), len(o.Sessions)) }
+func (o *FileActivityOut) keep(n int) {
+	o.Touches, o.Truncated, o.NextCursor = firstN(o.Touches, n), true, o.page.after(n)
+	if n < len(o.Sessions) {
+		o.Sessions, o.SessionsTruncated = o.Sessions[:n], true
+	}
 }
 
 const maxFileSessions = 100
+
+// touchPos orders touches newest first.
+func touchPos(t *logs.FileTouch) pos {
+	return pos{N: []int64{-t.Call.Time, sessionTie(t.Session), hash63(t.Call.ID), int64(t.Call.Line)}}
+}
 
 // FileActivity is the file_activity tool.
 func FileActivity(d Deps) Spec {
 	return define("file_activity", "Which sessions touched a file",
 		"Lists the tool calls (Read, Edit, Write, MultiEdit, NotebookEdit, and MCP equivalents) that read, edited "+
-			"or wrote files matching a path, newest first, with outcome, plus the sessions involved. Matches an "+
-			"exact path, a path-segment suffix (api.ts matches src/api.ts but i.ts does not) or a glob (**/*.ts). "+
-			"Files changed only through shell commands are not seen.",
+			"or wrote files matching a path, newest first, with outcome, plus the sessions involved; next_cursor "+
+			"pages through the rest. Matches an exact path, a path-segment suffix (api.ts matches src/api.ts but "+
+			"i.ts does not) or a glob (**/*.ts). Files changed only through shell commands are not seen.",
 		[]bound{intBound[FileActivityArgs]("limit", 1, 500, 50, func(a *FileActivityArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a FileActivityArgs) (FileActivityOut, error) {
 			pm, err := logs.CompilePath(a.Path)
@@ -66,27 +84,36 @@ func FileActivity(d Deps) Spec {
 				return FileActivityOut{}, err
 			}
 			touches := snap.FileActivity(pm, sessions, tr)
-			limit := *a.Limit
-			out := FileActivityOut{Touches: []FileTouchOut{}, Sessions: []FileSessionOut{}, TotalTouches: len(touches),
-				CoverageFrom: rfcTime(snap.CoverageFrom())}
+			pg, pager, more := page(touches, touchPos, &a.CursorArg, *a.Limit)
+			out := FileActivityOut{Touches: []FileTouchOut{}, TotalTouches: len(touches), CoverageFrom: rfcTime(snap.CoverageFrom()), page: pager}
+			for _, t := range pg {
+				out.Touches = append(out.Touches, FileTouchOut{SessionID: t.Session.ID, ToolUseID: clip(t.Call.ID), Repo: clip(t.Session.Repo),
+					Timestamp: rfc(t.Call.Time), ToolName: name(t.Call.Name), Action: t.Call.Action.String(),
+					FilePath: text(t.Call.Path, 500), Source: source(t.Call.Sidechain), Outcome: t.Call.Outcome(snap.IsLive(t.Session))})
+			}
+			if more {
+				out.Truncated, out.NextCursor = true, pager.after(len(pg))
+			}
+			// The sessions, from every touch (newest first, as touches are).
 			bySession := map[*logs.Session]*FileSessionOut{}
 			var order []*logs.Session
-			for i, t := range touches {
-				if i < limit {
-					out.Touches = append(out.Touches, FileTouchOut{SessionID: t.Session.ID, ToolUseID: t.Call.ID, Repo: t.Session.Repo,
-						Timestamp: rfc(t.Call.Time), ToolName: name(t.Call.Name), Action: t.Call.Action.String(),
-						FilePath: text(t.Call.Path, 500), Source: source(t.Call.Sidechain), Outcome: t.Call.Outcome(snap.IsLive(t.Session))})
-				}
+			for _, t := range touches {
 				fs := bySession[t.Session]
 				if fs == nil {
-					fs = &FileSessionOut{SessionID: t.Session.ID, Repo: t.Session.Repo, LastTouch: rfc(t.Call.Time)}
+					fs = &FileSessionOut{SessionID: t.Session.ID, Repo: clip(t.Session.Repo)}
 					bySession[t.Session] = fs
 					order = append(order, t.Session)
 				}
+				if last := rfc(t.Call.Time); last > fs.LastTouch {
+					fs.LastTouch = last
+				}
 				fs.Touches++
 			}
-			out.Truncated = out.TotalTouches > len(out.Touches)
+			sort.SliceStable(order, func(i, j int) bool { return bySession[order[i]].LastTouch > bySession[order[j]].LastTouch })
 			out.SessionsTotal = len(order)
+			if a.Cursor != "" {
+				return out, nil // the first page listed them
+			}
 			for i, s := range order {
 				if i == maxFileSessions {
 					out.SessionsTruncated = true
@@ -95,5 +122,5 @@ func FileActivity(d Deps) Spec {
 				out.Sessions = append(out.Sessions, *bySession[s])
 			}
 			return out, nil
-		})
+		}).withHints("file history which sessions touched edited read wrote file path glob changes", false)
 }

@@ -3,16 +3,35 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 
 	"github.com/agent-activity/agent-activity/redact"
 )
 
-// leave is the one way an answer leaves the server, for the MCP handler and
-// the `call` command alike: the answer as JSON, with every string in it (object
-// keys included) passed through the redactor, so a field added to an output
-// type tomorrow cannot carry a secret out by omission. Strings are treated as
+// The answer budget (SPEC §7): what a model's client shows inline. The
+// sizes are of the answer's JSON text as the client receives it (compact,
+// HTML characters escaped), in bytes, which is never less than its length in
+// characters.
+const (
+	// maxAnswer bounds every answer, for every allowed argument, on any history.
+	maxAnswer = 40000
+	// defaultAnswer bounds the answer to a call that sets no bound (limit,
+	// max_findings, ...) and asks for no detail.
+	defaultAnswer = 12000
+)
+
+// exit is the one way an answer leaves the server, for the MCP handler, the
+// `call` command and the resources alike: leave's redacted JSON, shortened
+// to the budget. budget is defaultAnswer or maxAnswer.
+func exit[O any](out O, budget int) (json.RawMessage, error) {
+	return fit(out, budget, func(o O) ([]byte, error) { return leave(o) })
+}
+
+// leave renders an answer as JSON, with every string in it (object keys
+// included) passed through the redactor, so a field added to an output type
+// tomorrow cannot carry a secret out by omission. Strings are treated as
 // paths too: a home directory at the start of one is shown as "~" (SPEC §6).
 // Field order and number literals are kept as marshalled.
 func leave(out any) (json.RawMessage, error) {
@@ -21,6 +40,74 @@ func leave(out any) (json.RawMessage, error) {
 		return nil, err
 	}
 	return redactJSON(b)
+}
+
+// cuttable is an answer with lists that fit may shorten: the types that
+// carry lists implement it, so no handler invents a cap of its own.
+type cuttable interface {
+	// cutLen is the length of the longest list that may be cut.
+	cutLen() int
+	// keep shortens every list that may be cut to at most n items, keeping
+	// the items a next page would not repeat, and says so in the answer
+	// (truncated, and next_cursor where the list pages). It only reslices
+	// and sets fields, never writes into a shared array or map, so another
+	// copy of the answer can be cut again with another n.
+	keep(n int)
+}
+
+// fit renders out and, when the text is over budget, cuts its lists (never
+// the JSON) to the most items whose rendering fits: first within budget,
+// then, when not even one item fits there, within maxAnswer. An answer that
+// cannot be made to fit is an internal error: it never leaves over the cap.
+func fit[O any](out O, budget int, render func(O) ([]byte, error)) ([]byte, error) {
+	b, err := render(out)
+	if err != nil || len(b) <= budget {
+		return b, err
+	}
+	full := len(b)
+	if _, ok := any(&out).(cuttable); !ok {
+		return nil, overBudget(full)
+	}
+	n := any(&out).(cuttable).cutLen()
+	cut := func(k int) ([]byte, error) {
+		v := out
+		any(&v).(cuttable).keep(k)
+		return render(v)
+	}
+	limits := []int{budget}
+	if budget < maxAnswer {
+		limits = append(limits, maxAnswer)
+	}
+	for _, limit := range limits {
+		// The largest k in [1, n) whose answer fits; sizes grow with k. The
+		// first probe is where a list of even items would fit.
+		var best []byte
+		lo, hi := 1, n-1
+		mid := min(hi, max(lo, n*limit/full))
+		for lo <= hi {
+			b, err := cut(mid)
+			if err != nil {
+				return nil, err
+			}
+			if len(b) <= limit {
+				best, lo = b, mid+1
+			} else {
+				hi = mid - 1
+			}
+			mid = lo + (hi-lo)/2
+		}
+		if best != nil {
+			return best, nil
+		}
+	}
+	if b, err := cut(0); err != nil || len(b) <= maxAnswer {
+		return b, err
+	}
+	return nil, overBudget(full)
+}
+
+func overBudget(size int) error {
+	return fmt.Errorf("an answer of %d bytes cannot be cut to the %d-character budget", size, maxAnswer)
 }
 
 // redactJSON rewrites every string token of a JSON document through the

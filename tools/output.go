@@ -29,13 +29,13 @@ type UsageBlock struct {
 	UnpricedModels      []string `json:"unpriced_models,omitempty"`
 }
 
-// SessionUsageBlock is a session's usage: the block of its total, plus the
-// thread split and models.
+// SessionUsageBlock is a session's usage: the block of its total and, where
+// they tell something (or with detail), the thread split and the models.
 type SessionUsageBlock struct {
 	UsageBlock
-	Main      UsageBlock            `json:"main"`
-	Sidechain UsageBlock            `json:"sidechain"`
-	ByModel   map[string]UsageBlock `json:"by_model"`
+	Main      *UsageBlock           `json:"main,omitempty" jsonschema:"the main thread's usage; absent when there is no subagent usage (the total is all main), unless detail"`
+	Sidechain *UsageBlock           `json:"sidechain,omitempty" jsonschema:"the subagents' usage; absent when there is none, unless detail"`
+	ByModel   map[string]UsageBlock `json:"by_model,omitempty" jsonschema:"model -> usage; absent when one model did everything (it would repeat the total), unless detail"`
 }
 
 func usageBlock(t logs.Tally) UsageBlock {
@@ -46,37 +46,61 @@ func usageBlock(t logs.Tally) UsageBlock {
 	}
 }
 
-func sessionUsage(u logs.SessionUsage) SessionUsageBlock {
-	out := SessionUsageBlock{UsageBlock: usageBlock(u.Total), Main: usageBlock(u.Main), Sidechain: usageBlock(u.Sidechain),
-		ByModel: map[string]UsageBlock{}}
-	for m, mt := range u.ByModel {
-		out.ByModel[modelName(m)] = usageBlock(*mt)
+// sessionUsage is a session's usage without the blocks that repeat the total
+// or are zero, or with all of them when detail is set.
+func sessionUsage(u logs.SessionUsage, detail bool) SessionUsageBlock {
+	out := SessionUsageBlock{UsageBlock: usageBlock(u.Total)}
+	mainUsed, sideUsed := !zeroTally(u.Main), !zeroTally(u.Sidechain)
+	if detail || mainUsed && sideUsed {
+		b := usageBlock(u.Main)
+		out.Main = &b
+	}
+	if detail || sideUsed {
+		b := usageBlock(u.Sidechain)
+		out.Sidechain = &b
+	}
+	if detail || len(u.ByModel) > 1 {
+		out.ByModel = map[string]UsageBlock{}
+		for m, mt := range u.ByModel {
+			out.ByModel[modelName(m)] = usageBlock(*mt)
+		}
 	}
 	return out
 }
+
+func zeroTally(t logs.Tally) bool { return t.Total() == 0 && t.Cost.USD() == 0 }
 
 func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
 
 // FailingCall is one call that ended in error or was rejected.
 type FailingCall struct {
-	ToolUseID    string `json:"tool_use_id"`
+	ToolUseID    string `json:"tool_use_id,omitempty"`
 	ToolName     string `json:"tool_name"`
 	Status       string `json:"status" jsonschema:"error or rejected"`
-	Timestamp    string `json:"timestamp"`
+	Timestamp    string `json:"timestamp,omitempty"`
 	Source       string `json:"source" jsonschema:"main or sidechain"`
-	SessionID    string `json:"session_id"`
-	InputExcerpt string `json:"input_excerpt"`
-	ErrorExcerpt string `json:"error_excerpt"`
+	SessionID    string `json:"session_id,omitempty" jsonschema:"absent in answers about one session"`
+	InputExcerpt string `json:"input_excerpt,omitempty"`
+	ErrorExcerpt string `json:"error_excerpt,omitempty"`
 }
 
-// failingList renders failing calls with their redacted excerpts.
+// failingList renders failing calls with their redacted excerpts, each
+// naming its session.
 func failingList(s *logs.Session, calls []logs.Call, details map[uint64]*logs.CallDetail, live bool) []FailingCall {
+	out := failingItems(calls, details, live)
+	for i := range out {
+		out[i].SessionID = s.ID
+	}
+	return out
+}
+
+// failingItems renders failing calls for an answer about their one session.
+func failingItems(calls []logs.Call, details map[uint64]*logs.CallDetail, live bool) []FailingCall {
 	out := []FailingCall{}
 	for _, c := range calls {
-		fc := FailingCall{ToolName: name(c.Name), Status: c.Outcome(live), Timestamp: rfc(c.Time),
-			Source: source(c.Sidechain), SessionID: s.ID}
+		fc := FailingCall{ToolName: name(c.Name), Status: c.Outcome(live), Timestamp: rfc(c.Time), Source: source(c.Sidechain)}
 		if dt := details[c.Key]; dt != nil {
-			fc.ToolUseID = dt.ID
+			fc.ToolUseID = clip(dt.ID)
 			fc.InputExcerpt, fc.ErrorExcerpt = text(dt.Input, 300), text(dt.ResultText, 300)
 		}
 		out = append(out, fc)
@@ -150,6 +174,13 @@ func modelName(m string) string {
 }
 
 func truncate(s string, max int) string { return transcript.Truncate(s, max) }
+
+// maxIdent bounds strings that identify rather than tell (paths, cwd,
+// repo names), so one item of a list can never outgrow the answer budget.
+const maxIdent = 300
+
+// clip is an identifier from a transcript, redacted and bounded.
+func clip(s string) string { return text(s, maxIdent) }
 
 func nonNil(s []string) []string {
 	if s == nil {

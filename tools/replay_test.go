@@ -163,7 +163,7 @@ func TestReplayFixtures(t *testing.T) {
 		specs[s.Tool.Name] = s
 	}
 	want, root := replayExpected(t)
-	list := callJSON(t, specs, "list_recent_sessions", `{"limit":200}`)
+	list := callJSON(t, specs, "list_recent_sessions", `{"limit":200,"detail":true}`)
 	items := map[string]map[string]any{}
 	for _, it := range list["sessions"].([]any) {
 		m := it.(map[string]any)

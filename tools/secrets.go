@@ -2,7 +2,7 @@ package tools
 
 import (
 	"context"
-	"sort"
+	"strconv"
 
 	"github.com/agent-activity/agent-activity/logs"
 	"github.com/agent-activity/agent-activity/redact"
@@ -14,6 +14,7 @@ type ScanSecretsArgs struct {
 	RepoArg
 	SinceArg
 	MaxFindings *int `json:"max_findings,omitempty" jsonschema:"how many findings to list, 1..1000 (default 200); the summary counts all"`
+	CursorArg
 }
 
 // SecretFindingOut is one leaked credential, never shown in plaintext.
@@ -22,9 +23,9 @@ type SecretFindingOut struct {
 	File        string `json:"file" jsonschema:"path relative to the log root"`
 	Line        int    `json:"line"`
 	SessionID   string `json:"session_id"`
-	Timestamp   string `json:"timestamp"`
+	Timestamp   string `json:"timestamp,omitempty"`
 	Fingerprint string `json:"fingerprint" jsonschema:"first 16 hex characters of the SHA-256 of the secret: compare findings without seeing them"`
-	Masked      string `json:"masked" jsonschema:"first 6 characters, ********, last 4; empty for secrets under 20 characters"`
+	Masked      string `json:"masked,omitempty" jsonschema:"first 6 characters, ********, last 4; absent for secrets under 20 characters"`
 }
 
 // SecretSummary counts everything found, before the cut.
@@ -33,24 +34,47 @@ type SecretSummary struct {
 	BytesScanned int64          `json:"bytes_scanned"`
 	Findings     int            `json:"findings"`
 	ByRule       map[string]int `json:"by_rule"`
-	Truncated    bool           `json:"truncated"`
+	Truncated    bool           `json:"truncated" jsonschema:"true when more findings exist than are listed: next_cursor continues"`
 }
 
 // ScanSecretsOut is the answer of scan_secrets.
 type ScanSecretsOut struct {
 	Summary      SecretSummary      `json:"summary"`
-	Findings     []SecretFindingOut `json:"findings"`
-	Guidance     map[string]string  `json:"guidance" jsonschema:"rule -> how to rotate a credential of that kind"`
+	Findings     []SecretFindingOut `json:"findings" jsonschema:"newest first"`
+	NextCursor   string             `json:"next_cursor,omitempty"`
+	Guidance     map[string]string  `json:"guidance" jsonschema:"rule -> how to rotate a credential of that kind, for the rules of the findings listed"`
 	CoverageFrom string             `json:"coverage_from"`
+
+	page pager
+}
+
+func (o *ScanSecretsOut) cutLen() int { return len(o.Findings) }
+func (o *ScanSecretsOut) keep(n int) {
+	o.Findings, o.Summary.Truncated, o.NextCursor = firstN(o.Findings, n), true, o.page.after(n)
+	o.Guidance = guidance(o.Findings)
+}
+
+// guidance is the rotation advice for the rules of the findings.
+func guidance(fs []SecretFindingOut) map[string]string {
+	out := map[string]string{}
+	for _, f := range fs {
+		out[f.Rule] = redact.Guidance(f.Rule)
+	}
+	return out
+}
+
+// findingPos orders findings newest first.
+func findingPos(f *logs.SecretFinding) pos {
+	return pos{N: []int64{-f.Time, hash63(f.File, strconv.Itoa(f.Line), f.Rule, redact.Fingerprint(f.Secret))}}
 }
 
 // ScanSecrets is the scan_secrets tool.
 func ScanSecrets(d Deps) Spec {
 	return define("scan_secrets", "Scan history for leaked secrets",
 		"Scans transcripts, subagent files and spilled tool outputs for leaked credentials (provider API keys, "+
-			"tokens, private keys, credential URLs, secret assignments). Each finding gives the rule, file, line, "+
-			"session, time, a fingerprint and at most a masked preview — never the secret — plus rotation guidance "+
-			"per rule. One finding per distinct secret per line.",
+			"tokens, private keys, credential URLs, secret assignments). Each finding, newest first, gives the "+
+			"rule, file, line, session, time, a fingerprint and at most a masked preview — never the secret — plus "+
+			"rotation guidance per rule; next_cursor pages through the rest. One finding per distinct secret per line.",
 		[]bound{intBound[ScanSecretsArgs]("max_findings", 1, 1000, 200, func(a *ScanSecretsArgs) **int { return &a.MaxFindings })},
 		func(ctx context.Context, a ScanSecretsArgs) (ScanSecretsOut, error) {
 			snap, sessions, tr, err := d.scope(ctx, a.Session, a.Repo, a.Since, "")
@@ -61,22 +85,23 @@ func ScanSecrets(d Deps) Spec {
 			if err != nil {
 				return ScanSecretsOut{}, err
 			}
-			max := *a.MaxFindings
-			out := ScanSecretsOut{Findings: []SecretFindingOut{}, Guidance: map[string]string{}, CoverageFrom: rfcTime(snap.CoverageFrom()),
+			found, pager, more := page(scan.Findings, findingPos, &a.CursorArg, *a.MaxFindings)
+			out := ScanSecretsOut{Findings: []SecretFindingOut{}, CoverageFrom: rfcTime(snap.CoverageFrom()), page: pager,
 				Summary: SecretSummary{FilesScanned: scan.FilesScanned, BytesScanned: scan.BytesScanned, Findings: len(scan.Findings),
-					ByRule: map[string]int{}, Truncated: len(scan.Findings) > max}}
-			// Newest first, so a cut keeps the most recent leaks.
-			sort.SliceStable(scan.Findings, func(i, j int) bool { return scan.Findings[i].Time > scan.Findings[j].Time })
-			for i, f := range scan.Findings {
+					ByRule: map[string]int{}}}
+			for _, f := range scan.Findings {
 				out.Summary.ByRule[f.Rule]++
-				out.Guidance[f.Rule] = redact.Guidance(f.Rule)
-				if i < max {
-					out.Findings = append(out.Findings, SecretFindingOut{Rule: f.Rule, File: f.File, Line: f.Line, SessionID: f.Session.ID,
-						Timestamp: rfc(f.Time), Fingerprint: redact.Fingerprint(f.Secret), Masked: redact.Mask(f.Secret)})
-				}
+			}
+			for _, f := range found {
+				out.Findings = append(out.Findings, SecretFindingOut{Rule: f.Rule, File: clip(f.File), Line: f.Line, SessionID: f.Session.ID,
+					Timestamp: rfc(f.Time), Fingerprint: redact.Fingerprint(f.Secret), Masked: redact.Mask(f.Secret)})
+			}
+			out.Guidance = guidance(out.Findings)
+			if more {
+				out.Summary.Truncated, out.NextCursor = true, pager.after(len(found))
 			}
 			return out, nil
-		})
+		}).withHints("scan secrets leaked credentials api keys tokens passwords security audit rotate", false)
 }
 
 func findSecrets(text string) []logs.SecretMatch {

@@ -12,88 +12,110 @@ type ListSessionsArgs struct {
 	RepoArg
 	Since string `json:"since,omitempty" jsonschema:"only sessions active at or after this time: RFC 3339, a date (2026-11-28), today, yesterday, or a duration back from now (24h, 7d)"`
 	Until string `json:"until,omitempty" jsonschema:"only sessions active before this time (a date means through that whole day); same forms as since"`
+	DetailArg
+	CursorArg
 }
 
-// SessionItem is one session in a list.
+// SessionItem is one session in a list: what an agent needs to choose one.
 type SessionItem struct {
 	SessionID     string            `json:"session_id"`
 	Repo          string            `json:"repo"`
-	Cwd           string            `json:"cwd"`
-	GitBranch     string            `json:"git_branch"`
-	Title         string            `json:"title"`
-	Start         string            `json:"start"`
-	End           string            `json:"end"`
+	Cwd           string            `json:"cwd,omitempty"`
+	GitBranch     string            `json:"git_branch,omitempty"`
+	Title         string            `json:"title,omitempty"`
+	Start         string            `json:"start,omitempty"`
+	End           string            `json:"end,omitempty"`
 	MessageCount  int               `json:"message_count"`
-	SubagentCount int               `json:"subagent_count"`
-	APIErrors     int               `json:"api_errors"`
+	SubagentCount int               `json:"subagent_count,omitempty"`
+	APIErrors     int               `json:"api_errors,omitempty"`
 	IsLive        bool              `json:"is_live"`
 	SchemaStatus  string            `json:"schema_status"`
-	SkippedLines  int               `json:"skipped_lines"`
-	FirstPrompt   string            `json:"first_prompt"`
-	Usage         SessionUsageBlock `json:"usage"`
+	SkippedLines  int               `json:"skipped_lines,omitempty"`
+	FirstPrompt   string            `json:"first_prompt,omitempty"`
+	Usage         SessionUsageBlock `json:"usage" jsonschema:"the session's total; with detail, also split by thread and model"`
 }
 
 // ListSessionsOut is the answer of list_recent_sessions.
 type ListSessionsOut struct {
 	Sessions     []SessionItem `json:"sessions"`
 	TotalMatched int           `json:"total_matched"`
-	Truncated    bool          `json:"truncated"`
+	Truncated    bool          `json:"truncated" jsonschema:"true when more sessions match than are listed: next_cursor continues"`
+	NextCursor   string        `json:"next_cursor,omitempty"`
 	LogRoot      string        `json:"log_root"`
 	LogRootNote  string        `json:"log_root_note,omitempty" jsonschema:"set when no configured log root exists"`
 	CoverageFrom string        `json:"coverage_from" jsonschema:"oldest activity still on disk; when a cold server answered from the newest files alone, how far back what it read reaches"`
 	CostBasis    string        `json:"cost_basis"`
+
+	page pager
 }
+
+func (o *ListSessionsOut) cutLen() int { return len(o.Sessions) }
+func (o *ListSessionsOut) keep(n int) {
+	o.Sessions, o.Truncated, o.NextCursor = o.Sessions[:min(n, len(o.Sessions))], true, o.page.after(n)
+}
+
+// sessionPos orders sessions most recently active first.
+func sessionPos(s **logs.Session) pos { return pos{N: []int64{-(*s).End, sessionTie(*s)}} }
 
 // ListRecentSessions is the list_recent_sessions tool.
 func ListRecentSessions(d Deps) Spec {
 	return define("list_recent_sessions", "List recent sessions",
 		"Lists Claude Code sessions on this machine, most recently active first, with repo, branch, title, "+
 			"start/end, message and subagent counts, API errors, liveness and token usage with estimated cost. "+
-			"Use it first to find a session id for tail_agent_log, summarize_tool_calls or session_recap."+dataNotice,
+			"Use it first to find a session id for tail_agent_log, summarize_tool_calls or session_recap; "+
+			"next_cursor pages through the rest."+dataNotice,
 		[]bound{intBound[ListSessionsArgs]("limit", 1, 200, 20, func(a *ListSessionsArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a ListSessionsArgs) (ListSessionsOut, error) {
 			limit := *a.Limit
-			if a.Since == "" && a.Until == "" {
-				// A cold store answers from the newest files alone.
-				res, ok, err := d.Store.Recent(ctx, limit, a.Repo)
+			if a.Since == "" && a.Until == "" && a.Cursor == "" {
+				// A cold store answers from the newest files alone. One more
+				// session than asked tells whether the page ends on a tie.
+				res, ok, err := d.Store.Recent(ctx, limit+1, a.Repo)
 				if err != nil {
 					return ListSessionsOut{}, err
 				}
-				if ok {
-					out := ListSessionsOut{Sessions: []SessionItem{}, LogRoot: rootsString(res.Snapshot), LogRootNote: rootNote(res.Snapshot),
-						CoverageFrom: rfcTime(res.Snapshot.CoverageFrom()), CostBasis: costBasis, TotalMatched: res.Total, Truncated: res.Total > len(res.Sessions)}
-					for _, s := range res.Sessions {
-						out.Sessions = append(out.Sessions, sessionItem(res.Snapshot, s))
-					}
-					return out, nil
+				if ok && (len(res.Sessions) <= limit || res.Sessions[limit-1].End != res.Sessions[limit].End) {
+					return listSessions(res.Snapshot, res.Sessions, res.Total, a), nil
 				}
 			}
 			snap, tr, err := d.window(ctx, a.Since, a.Until)
 			if err != nil {
 				return ListSessionsOut{}, err
 			}
-			out := ListSessionsOut{Sessions: []SessionItem{}, LogRoot: rootsString(snap), LogRootNote: rootNote(snap),
-				CoverageFrom: rfcTime(snap.CoverageFrom()), CostBasis: costBasis}
+			var matched []*logs.Session
 			for _, s := range snap.Sessions {
-				if !logs.MatchRepo(s, a.Repo) || !tr.Overlaps(s.Start, s.End) {
-					continue
-				}
-				out.TotalMatched++
-				if len(out.Sessions) < limit {
-					out.Sessions = append(out.Sessions, sessionItem(snap, s))
+				if logs.MatchRepo(s, a.Repo) && tr.Overlaps(s.Start, s.End) {
+					matched = append(matched, s)
 				}
 			}
-			out.Truncated = out.TotalMatched > len(out.Sessions)
-			return out, nil
-		})
+			return listSessions(snap, matched, len(matched), a), nil
+		}).withHints("recent sessions history list find session id conversations transcripts what was I doing", true)
 }
 
-func sessionItem(snap *logs.Snapshot, s *logs.Session) SessionItem {
+// listSessions is the page after a.Cursor of sessions (total of them match).
+func listSessions(snap *logs.Snapshot, sessions []*logs.Session, total int, a ListSessionsArgs) ListSessionsOut {
+	pg, pager, more := page(sessions, sessionPos, &a.CursorArg, *a.Limit)
+	out := ListSessionsOut{Sessions: []SessionItem{}, TotalMatched: total, LogRoot: rootsString(snap), LogRootNote: rootNote(snap),
+		CoverageFrom: rfcTime(snap.CoverageFrom()), CostBasis: costBasis, page: pager}
+	for _, s := range pg {
+		out.Sessions = append(out.Sessions, sessionItem(snap, s, a.Detail))
+	}
+	if more {
+		out.Truncated, out.NextCursor = true, pager.after(len(pg))
+	}
+	return out
+}
+
+func sessionItem(snap *logs.Snapshot, s *logs.Session, detail bool) SessionItem {
 	live := snap.IsLive(s)
-	return SessionItem{
-		SessionID: s.ID, Repo: s.Repo, Cwd: s.Cwd, GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
+	item := SessionItem{
+		SessionID: s.ID, Repo: s.Repo, Cwd: clip(s.Cwd), GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
 		Start: rfc(s.Start), End: rfc(s.End), MessageCount: s.MessageCount, SubagentCount: len(s.Subagents),
 		APIErrors: s.APIErrors, IsLive: live, SchemaStatus: s.SchemaStatus(), SkippedLines: s.SkippedLines(live),
-		FirstPrompt: text(s.FirstPrompt(), 200), Usage: sessionUsage(s.Usage),
+		FirstPrompt: text(s.FirstPrompt(), 200), Usage: SessionUsageBlock{UsageBlock: usageBlock(s.Usage.Total)},
 	}
+	if detail {
+		item.Usage = sessionUsage(s.Usage, true)
+	}
+	return item
 }

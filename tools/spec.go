@@ -49,8 +49,20 @@ func define[A any, O any](name, title, desc string, bounds []bound, run func(ctx
 		if err := bindStrict(raw, &a); err != nil {
 			return nil, err
 		}
+		budget := defaultAnswer
 		for _, b := range bounds {
+			if *b.field(&a) != nil && b.sizes() {
+				budget = maxAnswer // a page size was set: the caller asked for more
+			}
 			if err := b.apply(&a); err != nil {
+				return nil, err
+			}
+		}
+		if d, ok := any(&a).(detailed); ok && d.detailArg().Detail {
+			budget = maxAnswer
+		}
+		if p, ok := any(&a).(pagedArgs); ok {
+			if err := bindCursor(name, p.cursorArg(), filtersOf(a, bounds)); err != nil {
 				return nil, err
 			}
 		}
@@ -58,8 +70,38 @@ func define[A any, O any](name, title, desc string, bounds []bound, run func(ctx
 		if err != nil {
 			return nil, err
 		}
-		return leave(out)
+		return exit(out, budget)
 	}}
+}
+
+// filtersOf is a copy of the arguments without what does not select items:
+// the cursor, the page size (every bound), detail, and where a page starts.
+// A cursor is bound to what is left.
+func filtersOf[A any](a A, bounds []bound) A {
+	for _, b := range bounds {
+		*b.field(&a) = nil
+	}
+	c := any(&a).(pagedArgs).cursorArg()
+	*c = CursorArg{}
+	if d, ok := any(&a).(detailed); ok {
+		d.detailArg().Detail = false
+	}
+	if p, ok := any(&a).(positional); ok {
+		p.clearPosition()
+	}
+	return a
+}
+
+// withHints sets Claude Code's hints on the tool (SPEC §7): the words its
+// tool search should find it by, and whether it is loaded up front instead
+// of deferred behind that search.
+func (s Spec) withHints(searchHint string, alwaysLoad bool) Spec {
+	fields := map[string]any{"anthropic/searchHint": searchHint}
+	if alwaysLoad {
+		fields["anthropic/alwaysLoad"] = true
+	}
+	s.Tool.Meta = &mcp.Meta{AdditionalFields: fields}
+	return s
 }
 
 // Handler adapts the spec to mcp-go: arguments in, structured content out,

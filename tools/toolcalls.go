@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"math"
 
 	"github.com/agent-activity/agent-activity/logs"
 )
@@ -10,6 +11,9 @@ import (
 type ToolCallsArgs struct {
 	Session string `json:"session" jsonschema:"session id, a unique prefix of at least 4 characters, or \"latest\" (here including the caller's own session)"`
 	CwdArg
+	Limit *int `json:"limit,omitempty" jsonschema:"how many failing calls to list, newest first, 1..200 (default 20); failing_total counts all"`
+	DetailArg
+	CursorArg
 }
 
 // OutcomeBlock counts calls by outcome; the five counts add up to total.
@@ -30,23 +34,30 @@ type ToolCallsOut struct {
 	IsLiveSession   bool                    `json:"is_live_session"`
 	PerTool         map[string]OutcomeBlock `json:"per_tool"`
 	Totals          OutcomeBlock            `json:"totals"`
-	BySource        map[string]OutcomeBlock `json:"by_source"`
-	FailingCalls    []FailingCall           `json:"failing_calls"`
+	BySource        map[string]OutcomeBlock `json:"by_source" jsonschema:"main and sidechain; sidechain absent when no subagent called a tool, unless detail"`
+	FailingCalls    []FailingCall           `json:"failing_calls" jsonschema:"calls that ended in error or were rejected, newest first"`
 	FailingTotal    int                     `json:"failing_total"`
-	FailingTruncate bool                    `json:"failing_truncated" jsonschema:"true when more failing calls exist than are listed (the newest are kept)"`
+	FailingTruncate bool                    `json:"failing_truncated" jsonschema:"true when more failing calls exist than are listed: next_cursor continues with older ones"`
+	NextCursor      string                  `json:"next_cursor,omitempty"`
 	Usage           SessionUsageBlock       `json:"usage"`
 	CostBasis       string                  `json:"cost_basis"`
+
+	page pager
 }
 
-const maxFailing = 50
+func (o *ToolCallsOut) cutLen() int { return len(o.FailingCalls) }
+func (o *ToolCallsOut) keep(n int) {
+	o.FailingCalls, o.FailingTruncate, o.NextCursor = firstN(o.FailingCalls, n), true, o.page.after(n)
+}
 
 // SummarizeToolCalls is the summarize_tool_calls tool.
 func SummarizeToolCalls(d Deps) Spec {
 	return define("summarize_tool_calls", "Summarize tool calls",
 		"Counts one session's tool calls per tool and by source (main thread or subagents) with outcomes "+
-			"ok / error / rejected (stopped by the user) / pending / in_progress, lists the failing calls with "+
-			"redacted input and error excerpts, and gives the session's usage. Use it to see why calls failed."+dataNotice,
-		nil,
+			"ok / error / rejected (stopped by the user) / pending / in_progress, lists the failing calls, newest "+
+			"first, with redacted input and error excerpts (next_cursor pages to older ones), and gives the "+
+			"session's usage. Use it to see why calls failed."+dataNotice,
+		[]bound{intBound[ToolCallsArgs]("limit", 1, 200, 20, func(a *ToolCallsArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a ToolCallsArgs) (ToolCallsOut, error) {
 			snap, s, err := d.resolve(ctx, a.Session, logs.ResolveOptions{IncludeCurrent: true, Cwd: a.Cwd})
 			if err != nil {
@@ -54,42 +65,39 @@ func SummarizeToolCalls(d Deps) Spec {
 			}
 			live := snap.IsLive(s)
 			st := logs.CountCalls(s, live)
-			out := ToolCallsOut{SessionID: s.ID, Repo: s.Repo, SchemaStatus: s.SchemaStatus(), IsLiveSession: live,
-				PerTool: map[string]OutcomeBlock{}, BySource: map[string]OutcomeBlock{
-					"main": outcomeBlock(st.Main), "sidechain": outcomeBlock(st.Sidechain)},
-				Totals: outcomeBlock(st.Total), FailingCalls: []FailingCall{}, Usage: sessionUsage(s.Usage), CostBasis: costBasis}
+			out := ToolCallsOut{SessionID: s.ID, Repo: clip(s.Repo), SchemaStatus: s.SchemaStatus(), IsLiveSession: live,
+				PerTool: map[string]OutcomeBlock{}, BySource: map[string]OutcomeBlock{"main": outcomeBlock(st.Main)},
+				Totals: outcomeBlock(st.Total), Usage: sessionUsage(s.Usage, a.Detail), CostBasis: costBasis}
+			if a.Detail || st.Sidechain.Total > 0 {
+				out.BySource["sidechain"] = outcomeBlock(st.Sidechain)
+			}
 			for tool, c := range st.PerTool {
 				out.PerTool[name(tool)] = outcomeBlock(*c)
 			}
-			fc, err := failingCalls(ctx, snap, s, live, maxFailing)
+			all, total := logs.FailingCalls(s, live, math.MaxInt)
+			calls, pager, more := page(all, failingPos, &a.CursorArg, *a.Limit)
+			ids := map[uint64]bool{}
+			for _, c := range calls {
+				ids[c.Key] = true
+			}
+			details, err := snap.CallDetails(ctx, s, ids)
 			if err != nil {
 				return ToolCallsOut{}, err
 			}
-			out.FailingCalls, out.FailingTotal = fc.list, fc.total
-			out.FailingTruncate = fc.total > len(fc.list)
+			out.FailingCalls, out.FailingTotal, out.page = failingItems(calls, details, live), total, pager
+			if more {
+				out.FailingTruncate, out.NextCursor = true, pager.after(len(calls))
+			}
 			return out, nil
-		})
+		}).withHints("tool calls failures errors rejected outcomes why did calls fail bash errors per tool", false)
+}
+
+// failingPos orders failing calls newest first. (Call.Key is a hash seeded
+// per process, so it cannot be part of a cursor the next process reads.)
+func failingPos(c *logs.Call) pos {
+	return pos{N: []int64{-c.Time, int64(c.Line), hash63(c.Name, source(c.Sidechain))}}
 }
 
 func outcomeBlock(c logs.OutcomeCounts) OutcomeBlock {
 	return OutcomeBlock{OK: c.OK, Error: c.Error, Rejected: c.Rejected, Pending: c.Pending, InProgress: c.InProgress, Total: c.Total}
-}
-
-type failing struct {
-	list  []FailingCall
-	total int
-}
-
-// failingCalls lists the newest max failing calls of a session, with excerpts.
-func failingCalls(ctx context.Context, snap *logs.Snapshot, s *logs.Session, live bool, max int) (failing, error) {
-	calls, total := logs.FailingCalls(s, live, max)
-	ids := map[uint64]bool{}
-	for _, c := range calls {
-		ids[c.Key] = true
-	}
-	details, err := snap.CallDetails(ctx, s, ids)
-	if err != nil {
-		return failing{}, err
-	}
-	return failing{list: failingList(s, calls, details, live), total: total}, nil
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/agent-activity/agent-activity/logs"
@@ -15,6 +16,7 @@ type UsageReportArgs struct {
 	RepoArg
 	Model string `json:"model,omitempty" jsonschema:"case-insensitive substring of the model id (opus, claude-sonnet-4-5)"`
 	Limit *int   `json:"limit,omitempty" jsonschema:"how many rows to return, 1..1000 (default 200); totals always cover every row"`
+	CursorArg
 }
 
 // UsageRow is one group of a usage report; only the grouped key fields are set.
@@ -40,21 +42,36 @@ type UsageReportOut struct {
 	GroupBy        []string    `json:"group_by"`
 	Rows           []UsageRow  `json:"rows"`
 	TotalRows      int         `json:"total_rows"`
-	Truncated      bool        `json:"truncated"`
+	Truncated      bool        `json:"truncated" jsonschema:"true when more rows exist than are listed: next_cursor continues"`
+	NextCursor     string      `json:"next_cursor,omitempty"`
 	Totals         UsageTotals `json:"totals"`
 	CostBasis      string      `json:"cost_basis"`
 	Timezone       string      `json:"timezone"`
 	CoverageFrom   string      `json:"coverage_from"`
-	UnpricedModels []string    `json:"unpriced_models"`
+	UnpricedModels []string    `json:"unpriced_models,omitempty"`
+
+	page pager
+}
+
+func (o *UsageReportOut) cutLen() int { return len(o.Rows) }
+func (o *UsageReportOut) keep(n int) {
+	o.Rows, o.Truncated, o.NextCursor = firstN(o.Rows, n), true, o.page.after(n)
+}
+
+// keyedRow is a row with its place in the report: sorted by its keys as the
+// answer shows them (redacted), then by a hash of the raw keys.
+type keyedRow struct {
+	row UsageRow
+	at  pos
 }
 
 // UsageReport is the usage_report tool.
 func UsageReport(d Deps) Spec {
 	return define("usage_report", "Usage and cost report",
 		"Token usage and estimated cost (API list price, not a bill) rolled up by day, week, month, session, "+
-			"model or repo, or a pair of them, with filters for time, repo and model. Each API response counts "+
-			"once, on its own day in the configured time zone. Use it for \"what did this month cost per repo\"; "+
-			"use pacing_window for the current burn rate.",
+			"model or repo, or a pair of them, with filters for time, repo and model; next_cursor pages through "+
+			"the rows. Each API response counts once, on its own day in the configured time zone. Use it for "+
+			"\"what did this month cost per repo\"; use pacing_window for the current burn rate.",
 		[]bound{intBound[UsageReportArgs]("limit", 1, 1000, 200, func(a *UsageReportArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a UsageReportArgs) (UsageReportOut, error) {
 			keys, err := logs.ParseGroupBy(a.GroupBy)
@@ -66,26 +83,50 @@ func UsageReport(d Deps) Spec {
 				return UsageReportOut{}, err
 			}
 			rep := snap.Report(logs.ReportQuery{GroupBy: keys, Range: tr, Repo: a.Repo, Model: a.Model})
-			limit := *a.Limit
 			totals := usageBlock(rep.Totals)
-			out := UsageReportOut{GroupBy: keys, Rows: []UsageRow{}, TotalRows: len(rep.Rows),
-				Totals: UsageTotals{Sessions: rep.Sessions, Usage: totals}, CostBasis: costBasis, Timezone: zoneName(snap.Config().Location),
-				CoverageFrom: rfcTime(snap.CoverageFrom()), UnpricedModels: nonNil(totals.UnpricedModels)}
-			for i, r := range rep.Rows {
-				if i == limit {
-					out.Truncated = true
-					break
-				}
+			rows := make([]keyedRow, 0, len(rep.Rows))
+			for _, r := range rep.Rows {
 				row := UsageRow{Sessions: r.Sessions, Usage: usageBlock(r.Usage)}
 				row.Day, row.Week, row.Month = r.Keys["day"], r.Keys["week"], r.Keys["month"]
-				row.Session, row.Repo = r.Keys["session"], r.Keys["repo"]
+				row.Session, row.Repo = r.Keys["session"], clip(r.Keys["repo"])
 				if m, ok := r.Keys["model"]; ok {
 					row.Model = modelName(m)
 				}
-				out.Rows = append(out.Rows, row)
+				var shown, raw []string
+				for _, k := range keys {
+					shown, raw = append(shown, redactString(rowKey(row, k))), append(raw, r.Keys[k])
+				}
+				rows = append(rows, keyedRow{row, pos{S: strings.Join(shown, "\x00"), N: []int64{hash63(raw...)}}})
+			}
+			pg, pager, more := page(rows, func(r *keyedRow) pos { return r.at }, &a.CursorArg, *a.Limit)
+			out := UsageReportOut{GroupBy: keys, Rows: []UsageRow{}, TotalRows: len(rep.Rows),
+				Totals: UsageTotals{Sessions: rep.Sessions, Usage: totals}, CostBasis: costBasis, Timezone: zoneName(snap.Config().Location),
+				CoverageFrom: rfcTime(snap.CoverageFrom()), UnpricedModels: totals.UnpricedModels, page: pager}
+			for _, r := range pg {
+				out.Rows = append(out.Rows, r.row)
+			}
+			if more {
+				out.Truncated, out.NextCursor = true, pager.after(len(pg))
 			}
 			return out, nil
-		})
+		}).withHints("usage cost tokens spend report per day week month model repo session how much did it cost", false)
+}
+
+// rowKey is the value of one grouping key of a row, as the row shows it.
+func rowKey(r UsageRow, key string) string {
+	switch key {
+	case "day":
+		return r.Day
+	case "week":
+		return r.Week
+	case "month":
+		return r.Month
+	case "session":
+		return r.Session
+	case "model":
+		return r.Model
+	}
+	return r.Repo
 }
 
 func zoneName(loc *time.Location) string {
@@ -116,12 +157,37 @@ type PacingOut struct {
 	CostPerHour    float64               `json:"cost_per_hour"`
 	Usage          UsageBlock            `json:"usage"`
 	ByModel        map[string]UsageBlock `json:"by_model"`
-	ActiveSessions []ActiveSession       `json:"active_sessions"`
+	ActiveSessions []ActiveSession       `json:"active_sessions" jsonschema:"most recently active first, at most 50"`
 	SessionsTotal  int                   `json:"sessions_total"`
-	FirstActivity  string                `json:"first_activity"`
-	LastActivity   string                `json:"last_activity"`
+	FirstActivity  string                `json:"first_activity,omitempty"`
+	LastActivity   string                `json:"last_activity,omitempty"`
 	CoverageFrom   string                `json:"coverage_from"`
 	CostBasis      string                `json:"cost_basis"`
+	Truncated      bool                  `json:"truncated,omitempty" jsonschema:"true when active_sessions or by_model were shortened to fit the answer budget"`
+}
+
+func (o *PacingOut) cutLen() int { return max(len(o.ActiveSessions), len(o.ByModel)) }
+func (o *PacingOut) keep(n int) {
+	o.ActiveSessions, o.ByModel, o.Truncated = firstN(o.ActiveSessions, n), topUsage(o.ByModel, n), true
+}
+
+// topUsage is the n entries of m with the most tokens (a new map).
+func topUsage(m map[string]UsageBlock, n int) map[string]UsageBlock {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if a, b := m[keys[i]].TotalTokens, m[keys[j]].TotalTokens; a != b {
+			return a > b
+		}
+		return keys[i] < keys[j]
+	})
+	out := make(map[string]UsageBlock, min(n, len(keys)))
+	for _, k := range firstN(keys, n) {
+		out[k] = m[k]
+	}
+	return out
 }
 
 // PacingWindow is the pacing_window tool.
@@ -155,7 +221,7 @@ func PacingWindow(d Deps) Spec {
 				out.ActiveSessions = append(out.ActiveSessions, ActiveSession{SessionID: s.ID, Repo: s.Repo, IsLive: snap.IsLive(s)})
 			}
 			return out, nil
-		})
+		}).withHints("burn rate pacing tokens per hour cost per hour right now current spend active sessions", false)
 }
 
 // CoverageArgs: coverage_stats takes no arguments.
@@ -199,6 +265,29 @@ type CoverageOut struct {
 	ClaudeCodeVersions []VersionCount        `json:"claude_code_versions"`
 	AccountingCheck    AccountingOut         `json:"accounting_check"`
 	CostBasis          string                `json:"cost_basis"`
+	Truncated          bool                  `json:"truncated,omitempty" jsonschema:"true when models, top_tools or claude_code_versions were shortened to fit the answer budget (the most used and newest are kept)"`
+}
+
+func (o *CoverageOut) cutLen() int {
+	return max(len(o.Models), len(o.TopTools), len(o.ClaudeCodeVersions), len(o.LogRoots))
+}
+func (o *CoverageOut) keep(n int) {
+	o.Models, o.ClaudeCodeVersions, o.LogRoots = topUsage(o.Models, n), lastN(o.ClaudeCodeVersions, n), firstN(o.LogRoots, n)
+	tools := make([]string, 0, len(o.TopTools))
+	for t := range o.TopTools {
+		tools = append(tools, t)
+	}
+	sort.Slice(tools, func(i, j int) bool {
+		if a, b := o.TopTools[tools[i]], o.TopTools[tools[j]]; a != b {
+			return a > b
+		}
+		return tools[i] < tools[j]
+	})
+	top := map[string]int{}
+	for _, t := range firstN(tools, n) {
+		top[t] = o.TopTools[t]
+	}
+	o.TopTools, o.Truncated = top, true
 }
 
 // RootOut is one configured log root.
@@ -258,5 +347,5 @@ func CoverageStats(d Deps) Spec {
 				return logs.CompareVersions(out.ClaudeCodeVersions[i].Version, out.ClaudeCodeVersions[j].Version) < 0
 			})
 			return out, nil
-		})
+		}).withHints("coverage history stats how much history machine sessions models tools versions accounting check", false)
 }
