@@ -496,8 +496,8 @@ func (h hitHeap) Less(i, j int) bool { return hitBefore(h[i], h[j]) }
 // the same millisecond with a larger tie), so that which hits are kept does
 // not depend on the order files were read in.
 func hitBefore(a, b SearchHit) bool { return b.Pos().before(a.Pos()) }
-func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *hitHeap) Push(x any)   { *h = append(*h, x.(SearchHit)) }
+func (h hitHeap) Swap(i, j int)     { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)       { *h = append(*h, x.(SearchHit)) }
 func (h *hitHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
