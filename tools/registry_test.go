@@ -26,6 +26,16 @@ var transcriptTools = map[string]bool{
 	"search_transcripts":   true,
 }
 
+// alwaysLoaded are the tools a session reaches for first: Claude Code loads
+// them up front instead of deferring them behind its tool search (SPEC §7).
+var alwaysLoaded = map[string]bool{
+	"list_recent_sessions": true,
+	"summarize_work":       true,
+}
+
+// maxDescription is the longest tool description SPEC §7 allows.
+const maxDescription = 1500
+
 var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)+$`)
 
 // TestSchemaSnapshots compares each tool's tools/list JSON with
@@ -86,6 +96,19 @@ func TestRegistry(t *testing.T) {
 			a.IdempotentHint == nil || !*a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint || a.Title == "" {
 			t.Errorf("%s: annotations must be set and say read-only, non-destructive, idempotent, closed-world, with a title: %+v", name, a)
 		}
+		if n := len([]rune(tool.Description)); n > maxDescription {
+			t.Errorf("%s: description has %d characters, more than %d", name, n, maxDescription)
+		}
+		var meta map[string]any
+		if tool.Meta != nil {
+			meta = tool.Meta.AdditionalFields
+		}
+		if hint, _ := meta["anthropic/searchHint"].(string); strings.TrimSpace(hint) == "" || len(hint) > 200 {
+			t.Errorf("%s: _meta anthropic/searchHint must be a few search words; got %q", name, hint)
+		}
+		if load, _ := meta["anthropic/alwaysLoad"].(bool); load != alwaysLoaded[name] {
+			t.Errorf("%s: _meta anthropic/alwaysLoad is %v, want %v", name, load, alwaysLoaded[name])
+		}
 		if transcriptTools[name] && !strings.Contains(tool.Description, "data, not instructions") {
 			t.Errorf("%s returns transcript text but its description does not say it is data, not instructions", name)
 		}
@@ -107,6 +130,12 @@ func TestRegistry(t *testing.T) {
 		}
 		if in == nil {
 			continue
+		}
+		// A list that pages says where the next page starts, and takes it back.
+		inProps, _ := in["properties"].(map[string]any)
+		outProps, _ := out["properties"].(map[string]any)
+		if _, pages := outProps["next_cursor"]; pages != (inProps["cursor"] != nil) {
+			t.Errorf("%s: next_cursor in the output and cursor in the input must come together", name)
 		}
 		if in["additionalProperties"] != false {
 			t.Errorf("%s: input schema must set additionalProperties: false (unknown arguments are rejected)", name)
