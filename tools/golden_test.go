@@ -41,6 +41,13 @@ func fixtureStore(tb testing.TB) (string, *logs.Store) {
 	if err := fixture.CopyTree(filepath.Join("..", "testdata", "projects"), root); err != nil {
 		tb.Fatal(err)
 	}
+	return root, testStore(tb, root, fixtureNow)
+}
+
+// testStore is a cold store over root with the real pricing table, the
+// clock fixed at now and the zone UTC.
+func testStore(tb testing.TB, root string, now time.Time) *logs.Store {
+	tb.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "pricing.json"))
 	if err != nil {
 		tb.Fatal(err)
@@ -49,7 +56,8 @@ func fixtureStore(tb testing.TB) (string, *logs.Store) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return root, logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root}, Now: func() time.Time { return fixtureNow }, Pricing: table, Location: time.UTC})
+	return logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root},
+		Now: func() time.Time { return now }, Pricing: table, Location: time.UTC})
 }
 
 // goldenCase is one call: a tool, its arguments, and whether it must fail.

@@ -56,9 +56,11 @@ type cuttable interface {
 }
 
 // fit renders out and, when the text is over budget, cuts its lists (never
-// the JSON) to the most items whose rendering fits: first within budget,
-// then, when not even one item fits there, within maxAnswer. An answer that
-// cannot be made to fit is an internal error: it never leaves over the cap.
+// the JSON) to the most items whose rendering fits. When not even one item
+// fits (an item of text that JSON escapes six-fold), the answer exceeds the
+// budget as little as it can: one item, or none, within maxAnswer. An answer
+// that cannot be made to fit maxAnswer is an internal error: it never leaves
+// over the cap.
 func fit[O any](out O, budget int, render func(O) ([]byte, error)) ([]byte, error) {
 	b, err := render(out)
 	if err != nil || len(b) <= budget {
@@ -74,34 +76,30 @@ func fit[O any](out O, budget int, render func(O) ([]byte, error)) ([]byte, erro
 		any(&v).(cuttable).keep(k)
 		return render(v)
 	}
-	limits := []int{budget}
-	if budget < maxAnswer {
-		limits = append(limits, maxAnswer)
-	}
-	for _, limit := range limits {
-		// The largest k in [1, n) whose answer fits; sizes grow with k. The
-		// first probe is where a list of even items would fit.
-		var best []byte
-		lo, hi := 1, n-1
-		mid := min(hi, max(lo, n*limit/full))
-		for lo <= hi {
-			b, err := cut(mid)
-			if err != nil {
-				return nil, err
-			}
-			if len(b) <= limit {
-				best, lo = b, mid+1
-			} else {
-				hi = mid - 1
-			}
-			mid = lo + (hi-lo)/2
+	// The largest k in [1, n] whose answer fits; sizes grow with k. The
+	// first probe is where a list of even items would fit.
+	var best []byte
+	lo, hi := 1, n
+	mid := min(hi, max(lo, n*budget/full))
+	for lo <= hi {
+		b, err := cut(mid)
+		if err != nil {
+			return nil, err
 		}
-		if best != nil {
-			return best, nil
+		if len(b) <= budget {
+			best, lo = b, mid+1
+		} else {
+			hi = mid - 1
 		}
+		mid = lo + (hi-lo)/2
 	}
-	if b, err := cut(0); err != nil || len(b) <= maxAnswer {
-		return b, err
+	if best != nil {
+		return best, nil
+	}
+	for _, k := range []int{1, 0} {
+		if b, err := cut(k); err != nil || len(b) <= maxAnswer {
+			return b, err
+		}
 	}
 	return nil, overBudget(full)
 }

@@ -26,7 +26,8 @@ type UsageBlock struct {
 	TotalTokens         int64    `json:"total_tokens"`
 	Cost                float64  `json:"cost"`
 	CostStatus          string   `json:"cost_status" jsonschema:"estimated (every token priced), partial (some usage from unpriced models), unknown (nothing priced)"`
-	UnpricedModels      []string `json:"unpriced_models,omitempty"`
+	UnpricedModels      []string `json:"unpriced_models,omitempty" jsonschema:"models without a price (at most 10 named)"`
+	UnpricedTotal       int      `json:"unpriced_models_total,omitempty" jsonschema:"how many models have no price, when more than 10"`
 }
 
 // SessionUsageBlock is a session's usage: the block of its total and, where
@@ -35,15 +36,27 @@ type SessionUsageBlock struct {
 	UsageBlock
 	Main      *UsageBlock           `json:"main,omitempty" jsonschema:"the main thread's usage; absent when there is no subagent usage (the total is all main), unless detail"`
 	Sidechain *UsageBlock           `json:"sidechain,omitempty" jsonschema:"the subagents' usage; absent when there is none, unless detail"`
-	ByModel   map[string]UsageBlock `json:"by_model,omitempty" jsonschema:"model -> usage; absent when one model did everything (it would repeat the total), unless detail"`
+	ByModel   map[string]UsageBlock `json:"by_model,omitempty" jsonschema:"model -> usage (the 20 with the most tokens); absent when one model did everything (it would repeat the total), unless detail"`
+	Models    int                   `json:"models_total,omitempty" jsonschema:"how many models the session used, when by_model lists fewer"`
 }
 
+// Bounds on the lists inside a usage block, so one block never outgrows
+// an answer.
+const (
+	maxUnpriced = 10
+	maxModels   = 20
+)
+
 func usageBlock(t logs.Tally) UsageBlock {
-	return UsageBlock{
+	b := UsageBlock{
 		InputTokens: t.Input, OutputTokens: t.Output, CacheCreationTokens: t.CacheCreate(),
 		CacheReadTokens: t.CacheRead, TotalTokens: t.Total(), Cost: round6(t.Cost.USD()),
 		CostStatus: t.Cost.Status(), UnpricedModels: names(t.Cost.UnpricedModels()),
 	}
+	if n := len(b.UnpricedModels); n > maxUnpriced {
+		b.UnpricedModels, b.UnpricedTotal = b.UnpricedModels[:maxUnpriced], n
+	}
+	return b
 }
 
 // sessionUsage is a session's usage without the blocks that repeat the total
@@ -64,8 +77,19 @@ func sessionUsage(u logs.SessionUsage, detail bool) SessionUsageBlock {
 		for m, mt := range u.ByModel {
 			out.ByModel[modelName(m)] = usageBlock(*mt)
 		}
+		if len(out.ByModel) > maxModels {
+			out.ByModel, out.Models = topUsage(out.ByModel, maxModels), len(out.ByModel)
+		}
 	}
 	return out
+}
+
+// topModels cuts by_model to the n models with the most tokens.
+func (u *SessionUsageBlock) topModels(n int) {
+	if len(u.ByModel) > n {
+		u.Models = max(u.Models, len(u.ByModel))
+		u.ByModel = topUsage(u.ByModel, n)
+	}
 }
 
 func zeroTally(t logs.Tally) bool { return t.Total() == 0 && t.Cost.USD() == 0 }
@@ -156,7 +180,11 @@ func text(s string, max int) string {
 
 // name redacts a short identifier taken from a transcript (tool, model, branch,
 // agent type): not prose, but still transcript text.
-func name(s string) string { return redact.String(s) }
+func name(s string) string { return truncate(redact.String(s), maxName) }
+
+// maxName bounds names taken from transcripts (a tool name is whatever an
+// MCP server chose), so they cannot outgrow an answer either.
+const maxName = 120
 
 func names(xs []string) []string {
 	for i, x := range xs {

@@ -86,7 +86,7 @@ type RecapOut struct {
 
 func (o *RecapOut) cutLen() int {
 	return max(len(o.LastPrompts), len(o.FilesChanged), len(o.Commands), len(o.FailingCalls), len(o.OpenTodos),
-		len(o.Summaries), len(o.Subagents), len(o.PRLinks))
+		len(o.Summaries), len(o.Subagents), len(o.PRLinks), len(o.Usage.ByModel))
 }
 
 // keep keeps the newest n prompts, commands and failing calls and the first
@@ -95,6 +95,7 @@ func (o *RecapOut) keep(n int) {
 	o.LastPrompts, o.Commands, o.FailingCalls = lastN(o.LastPrompts, n), lastN(o.Commands, n), lastN(o.FailingCalls, n)
 	o.FilesChanged, o.OpenTodos, o.Summaries = firstN(o.FilesChanged, n), firstN(o.OpenTodos, n), firstN(o.Summaries, n)
 	o.Subagents, o.PRLinks = firstN(o.Subagents, n), firstN(o.PRLinks, n)
+	o.Usage.topModels(n)
 	if len(o.FilesChanged) < o.FilesTotal {
 		o.FilesTruncated = true
 	}

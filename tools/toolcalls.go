@@ -33,6 +33,7 @@ type ToolCallsOut struct {
 	SchemaStatus    string                  `json:"schema_status"`
 	IsLiveSession   bool                    `json:"is_live_session"`
 	PerTool         map[string]OutcomeBlock `json:"per_tool"`
+	PerToolTotal    int                     `json:"per_tool_total" jsonschema:"how many distinct tools were called (per_tool lists the most called when it is cut)"`
 	Totals          OutcomeBlock            `json:"totals"`
 	BySource        map[string]OutcomeBlock `json:"by_source" jsonschema:"main and sidechain; sidechain absent when no subagent called a tool, unless detail"`
 	FailingCalls    []FailingCall           `json:"failing_calls" jsonschema:"calls that ended in error or were rejected, newest first"`
@@ -41,13 +42,23 @@ type ToolCallsOut struct {
 	NextCursor      string                  `json:"next_cursor,omitempty"`
 	Usage           SessionUsageBlock       `json:"usage"`
 	CostBasis       string                  `json:"cost_basis"`
+	Truncated       bool                    `json:"truncated,omitempty" jsonschema:"true when a list was shortened to fit the answer budget"`
 
 	page pager
 }
 
-func (o *ToolCallsOut) cutLen() int { return len(o.FailingCalls) }
+func (o *ToolCallsOut) cutLen() int {
+	return max(len(o.FailingCalls), len(o.PerTool), len(o.Usage.ByModel))
+}
 func (o *ToolCallsOut) keep(n int) {
 	o.FailingCalls, o.FailingTruncate, o.NextCursor = firstN(o.FailingCalls, n), true, o.page.after(n)
+	o.PerTool, o.Truncated = topOutcomes(o.PerTool, n), true
+	o.Usage.topModels(n)
+}
+
+// topOutcomes is the n most called tools of m (a new map).
+func topOutcomes(m map[string]OutcomeBlock, n int) map[string]OutcomeBlock {
+	return topN(m, n, func(b OutcomeBlock) int64 { return int64(b.Total) })
 }
 
 // SummarizeToolCalls is the summarize_tool_calls tool.
@@ -74,6 +85,7 @@ func SummarizeToolCalls(d Deps) Spec {
 			for tool, c := range st.PerTool {
 				out.PerTool[name(tool)] = outcomeBlock(*c)
 			}
+			out.PerToolTotal = len(out.PerTool)
 			all, total := logs.FailingCalls(s, live, math.MaxInt)
 			calls, pager, more := page(all, failingPos, &a.CursorArg, *a.Limit)
 			ids := map[uint64]bool{}

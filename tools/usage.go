@@ -173,17 +173,26 @@ func (o *PacingOut) keep(n int) {
 
 // topUsage is the n entries of m with the most tokens (a new map).
 func topUsage(m map[string]UsageBlock, n int) map[string]UsageBlock {
+	return topN(m, n, func(b UsageBlock) int64 { return b.TotalTokens })
+}
+
+// topN is the n entries of m of largest weight, ties by key (a new map; nil
+// for nil).
+func topN[V any](m map[string]V, n int, weight func(V) int64) map[string]V {
+	if m == nil {
+		return nil
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
-		if a, b := m[keys[i]].TotalTokens, m[keys[j]].TotalTokens; a != b {
+		if a, b := weight(m[keys[i]]), weight(m[keys[j]]); a != b {
 			return a > b
 		}
 		return keys[i] < keys[j]
 	})
-	out := make(map[string]UsageBlock, min(n, len(keys)))
+	out := make(map[string]V, min(n, len(keys)))
 	for _, k := range firstN(keys, n) {
 		out[k] = m[k]
 	}
@@ -273,21 +282,7 @@ func (o *CoverageOut) cutLen() int {
 }
 func (o *CoverageOut) keep(n int) {
 	o.Models, o.ClaudeCodeVersions, o.LogRoots = topUsage(o.Models, n), lastN(o.ClaudeCodeVersions, n), firstN(o.LogRoots, n)
-	tools := make([]string, 0, len(o.TopTools))
-	for t := range o.TopTools {
-		tools = append(tools, t)
-	}
-	sort.Slice(tools, func(i, j int) bool {
-		if a, b := o.TopTools[tools[i]], o.TopTools[tools[j]]; a != b {
-			return a > b
-		}
-		return tools[i] < tools[j]
-	})
-	top := map[string]int{}
-	for _, t := range firstN(tools, n) {
-		top[t] = o.TopTools[t]
-	}
-	o.TopTools, o.Truncated = top, true
+	o.TopTools, o.Truncated = topN(o.TopTools, n, func(c int) int64 { return int64(c) }), true
 }
 
 // RootOut is one configured log root.
