@@ -40,6 +40,16 @@ func TestE2EToolsList(t *testing.T) {
 		if tool.OutputSchema.Type != "object" && len(tool.RawOutputSchema) == 0 {
 			t.Errorf("%s: no outputSchema", name)
 		}
+		// Claude Code's hints arrive in _meta over the wire.
+		var hint any
+		var load bool
+		if tool.Meta != nil {
+			hint = tool.Meta.AdditionalFields["anthropic/searchHint"]
+			load, _ = tool.Meta.AdditionalFields["anthropic/alwaysLoad"].(bool)
+		}
+		if h, _ := hint.(string); h == "" || load != (name == "list_recent_sessions") {
+			t.Errorf("%s: _meta searchHint %v, alwaysLoad %v", name, hint, load)
+		}
 	}
 	// The validator must be able to fail, or the schema checks above prove nothing.
 	if err := e.schemas["list_recent_sessions"].Validate(map[string]any{"sessions": 5.0}); err == nil {
@@ -65,6 +75,20 @@ func TestE2EEveryTool(t *testing.T) {
 	tail := e.call("tail_agent_log", map[string]any{"session": "dae68d1d", "limit": 3})
 	if tail["session_id"] != "dae68d1d-9462-4262-8e64-9f368a38164f" || len(tail["entries"].([]any)) != 3 || tail["truncated"] != true {
 		t.Errorf("tail: %v", tail)
+	}
+	// Pages over stdio, each valid against the outputSchema.
+	first := e.call("list_recent_sessions", map[string]any{"limit": 2})
+	second := e.call("list_recent_sessions", map[string]any{"limit": 2, "cursor": first["next_cursor"]})
+	if s1, s2 := first["sessions"].([]any), second["sessions"].([]any); len(s2) != 2 || s1[1].(map[string]any)["session_id"] == s2[0].(map[string]any)["session_id"] {
+		t.Errorf("list_recent_sessions page 2: %v", second["sessions"])
+	}
+	around := tail["entries"].([]any)[1].(map[string]any)["uuid"]
+	centred := e.call("tail_agent_log", map[string]any{"session": "dae68d1d", "around": around, "limit": 3})
+	if num(centred["offset"]) != "3" || centred["entries"].([]any)[1].(map[string]any)["uuid"] != around {
+		t.Errorf("tail around %v: %v", around, centred)
+	}
+	if body := e.callErr("list_recent_sessions", map[string]any{"limit": 2, "repo": "x", "cursor": first["next_cursor"]}); body["argument"] != "cursor" {
+		t.Errorf("a cursor with other filters: %v", body)
 	}
 
 	sum := e.call("summarize_tool_calls", map[string]any{"session": "b86f27bf"})

@@ -266,10 +266,90 @@ func run(size, dir string, rounds int, ccusage string, strict, round2 bool) erro
 	} else {
 		fmt.Println("ccusage not found: install it with `npm i -g ccusage@20.0.24` to compare")
 	}
+	fmt.Println()
+	sizesMissed, err := answerSizes(bin, env, root)
+	if err != nil {
+		return err
+	}
+	missed += sizesMissed
 	if missed > 0 && strict {
 		return fmt.Errorf("%d targets missed", missed)
 	}
 	return nil
+}
+
+// answerSizes prints the size of every tool's answer (the JSON text a client
+// receives) with default arguments and with every bound at its maximum, and
+// says which exceed the answer budget (SPEC §7: 12,000 characters with
+// defaults, 40,000 always). It returns how many do.
+// The session tools read the session of the largest main transcript. A server
+// of its own answers, so the warm server's memory stays what it was.
+func answerSizes(bin string, env []string, root string) (int, error) {
+	const defaultBudget, maxBudget = 12000, 40000
+	var session string
+	var largest int64
+	for _, p := range jsonlFiles(root) {
+		if st, err := os.Stat(p); err == nil && !strings.HasPrefix(filepath.Base(p), "agent-") && st.Size() > largest {
+			largest, session = st.Size(), strings.TrimSuffix(filepath.Base(p), ".jsonl")
+		}
+	}
+	w, err := newWarmServer(bin, env, root)
+	if err != nil {
+		return 0, err
+	}
+	defer w.close()
+	calls := []struct {
+		tool      string
+		def, most map[string]any
+	}{
+		{"list_recent_sessions", map[string]any{}, map[string]any{"limit": 200, "detail": true}},
+		{"tail_agent_log", map[string]any{"session": session}, map[string]any{"session": session, "limit": 1000, "detail": true}},
+		{"summarize_tool_calls", map[string]any{"session": session}, map[string]any{"session": session, "limit": 200, "detail": true}},
+		{"session_recap", map[string]any{"session": session}, map[string]any{"session": session, "detail": true}},
+		{"search_transcripts", map[string]any{"query": "error"}, map[string]any{"query": "error", "limit": 200}},
+		{"file_activity", map[string]any{"path": "**/*"}, map[string]any{"path": "**/*", "limit": 500}},
+		{"usage_report", map[string]any{}, map[string]any{"group_by": "session,model", "limit": 1000}},
+		{"pacing_window", map[string]any{}, map[string]any{"hours": 168}},
+		{"coverage_stats", map[string]any{}, nil},
+		{"scan_secrets", map[string]any{}, map[string]any{"max_findings": 1000}},
+	}
+	size := func(tool string, args map[string]any) (int, error) {
+		out, isErr, err := w.srv.Call(w.ctx, tool, args)
+		if err == nil && isErr {
+			err = fmt.Errorf("error result %v", out)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("%s %v: %w", tool, args, err)
+		}
+		b, _ := json.Marshal(out) // the text content: the same JSON, as mcp-go writes it
+		return len(b), nil
+	}
+	verdict := func(n, budget int, missed *int) string {
+		if n > budget {
+			*missed++
+			return "OVER"
+		}
+		return "ok"
+	}
+	missed := 0
+	fmt.Printf("%-22s %18s %18s   (answer sizes in characters; budget %d with defaults, %d always; session tools on %.8s, %d MB)\n",
+		"tool", "defaults", "every bound at max", defaultBudget, maxBudget, session, largest>>20)
+	for _, c := range calls {
+		d, err := size(c.tool, c.def)
+		if err != nil {
+			return 0, err
+		}
+		most := "-"
+		if c.most != nil {
+			m, err := size(c.tool, c.most)
+			if err != nil {
+				return 0, err
+			}
+			most = fmt.Sprintf("%d %s", m, verdict(m, maxBudget, &missed))
+		}
+		fmt.Printf("%-22s %18s %18s\n", c.tool, fmt.Sprintf("%d %s", d, verdict(d, defaultBudget, &missed)), most)
+	}
+	return missed, nil
 }
 
 // checkRound2 compares the per-model totals (usage_report group_by=model,

@@ -86,6 +86,7 @@ func run(root string) error {
 	}{
 		{"list_recent_sessions", map[string]any{"limit": 5}},
 		{"tail_agent_log", map[string]any{"session": "latest", "limit": 5}},
+		{"tail_agent_log", map[string]any{"session": "latest", "offset": 0, "limit": 2}},
 		{"summarize_tool_calls", map[string]any{"session": "latest"}},
 		{"session_recap", map[string]any{"session": "latest"}},
 		{"search_transcripts", map[string]any{"query": "error", "limit": 3}},
@@ -105,7 +106,14 @@ func run(root string) error {
 		if isErr != wantErr {
 			return fmt.Errorf("%s %v: isError=%v: %v", c.tool, c.args, isErr, out)
 		}
-		fmt.Printf("\n== %s %s\n%s", c.tool, compact(c.args), digest(c.tool, out))
+		size := len(compact(out)) // the text content is the same JSON
+		if size > maxAnswer {
+			return fmt.Errorf("%s %v: %d characters, over the %d-character answer budget", c.tool, c.args, size, maxAnswer)
+		}
+		fmt.Printf("\n== %s %s — %d characters\n%s", c.tool, compact(c.args), size, digest(c.tool, out))
+	}
+	if err := resources(ctx, srv); err != nil {
+		return err
 	}
 	if err := srv.Close(); err != nil {
 		return fmt.Errorf("server exit: %w (stderr: %s)", err, srv.Stderr())
@@ -115,6 +123,39 @@ func run(root string) error {
 		return fmt.Errorf("%d of %d stdout lines are not JSON-RPC, first: %.200s", len(bad), lines, bad[0])
 	}
 	fmt.Printf("\nsmoke: all %d stdout lines were JSON-RPC 2.0\n", lines)
+	return nil
+}
+
+// maxAnswer is the answer budget of SPEC §7.
+const maxAnswer = 40000
+
+// resources lists the recap resources and reads the first.
+func resources(ctx context.Context, srv *stdiotest.Server) error {
+	list, err := srv.Client.ListResources(ctx, mcp.ListResourcesRequest{})
+	if err != nil {
+		return fmt.Errorf("resources/list: %w", err)
+	}
+	fmt.Printf("\n== resources/list — %d recaps\n", len(list.Resources))
+	for i, r := range list.Resources {
+		if i == 3 {
+			fmt.Printf("  …\n")
+			break
+		}
+		fmt.Printf("  %s  %s\n", r.URI, r.Name)
+	}
+	if len(list.Resources) == 0 {
+		return nil
+	}
+	res, err := srv.Client.ReadResource(ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: list.Resources[0].URI}})
+	if err != nil {
+		return fmt.Errorf("resources/read: %w", err)
+	}
+	tc, ok := res.Contents[0].(mcp.TextResourceContents)
+	if !ok || !strings.HasPrefix(tc.Text, "# Session recap") || len(tc.Text) > maxAnswer {
+		return fmt.Errorf("resources/read %s: not a recap within the budget", list.Resources[0].URI)
+	}
+	first, _, _ := strings.Cut(tc.Text, "\n")
+	fmt.Printf("\n== resources/read %s — %d characters\n  %s\n", list.Resources[0].URI, len(tc.Text), first)
 	return nil
 }
 
@@ -142,7 +183,8 @@ func digest(tool string, out map[string]any) string {
 			fmt.Fprintf(&b, "  error %v: %v\n", out["error"], out["message"])
 			break
 		}
-		fmt.Fprintf(&b, "  session %v (%v): %v entries, showing %d\n", out["session_id"], out["repo"], out["total_entries"], len(list(out["entries"])))
+		fmt.Fprintf(&b, "  session %v (%v): %v entries, showing %d from offset %v\n", out["session_id"], out["repo"], out["total_entries"],
+			len(list(out["entries"])), out["offset"])
 		for _, e := range list(out["entries"]) {
 			fmt.Fprintf(&b, "  %v %-10v %.80v\n", e["timestamp"], e["type"], e["text"])
 		}
@@ -174,7 +216,8 @@ func digest(tool string, out map[string]any) string {
 		sum, _ := out["summary"].(map[string]any)
 		fmt.Fprintf(&b, "  %v findings in %v files (%v bytes): %v\n", sum["findings"], sum["files_scanned"], sum["bytes_scanned"], compact(sum["by_rule"]))
 		for _, f := range list(out["findings"]) {
-			fmt.Fprintf(&b, "  %-18v %-22v %v:%v\n", f["rule"], f["masked"], f["file"], f["line"])
+			masked, _ := f["masked"].(string) // absent for short secrets
+			fmt.Fprintf(&b, "  %-18v %-22v %v:%v\n", f["rule"], masked, f["file"], f["line"])
 		}
 	case "coverage_stats":
 		fmt.Fprintf(&b, "  %v sessions, %v subagent files, %v bytes, %v skipped lines, %v unverified, %v → %v\n",
