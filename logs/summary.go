@@ -107,7 +107,7 @@ type FileSummary struct {
 
 	Messages         []Message
 	msgIdx           map[uint64]int32 // response identity -> index in Messages
-	lastByID         map[uint64]int32 // hash of message.id alone -> the latest message with it
+	lastByID         map[uint64]int32 // during a read: hash of message.id alone -> the latest message with it
 	zeroCopies       []zeroCopy       // all-zero usage copies waiting for the copy they belong to
 	MainAssistantIDs int              // distinct message ids of main-thread assistant lines
 	HumanPrompts     int
@@ -194,7 +194,6 @@ func (f *FileSummary) clone() *FileSummary {
 	c.Summaries = append([]SummaryLine(nil), f.Summaries...)
 	c.PRLinks = append([]string(nil), f.PRLinks...)
 	c.msgIdx = maps.Clone(f.msgIdx)
-	c.lastByID = maps.Clone(f.lastByID)
 	c.callIdx = maps.Clone(f.callIdx)
 	c.orphans = maps.Clone(f.orphans)
 	c.leaves = maps.Clone(f.leaves)
@@ -544,6 +543,7 @@ func (f *FileSummary) settleZeroCopies() {
 		}
 	}
 	f.zeroCopies = nil
+	f.lastByID = nil // only a read in progress needs it; memory is kept for summaries
 }
 
 func cloneAdvisors(a []transcript.Advisor) []transcript.Advisor {
