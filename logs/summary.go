@@ -106,7 +106,7 @@ type FileSummary struct {
 	Versions  []string
 
 	Messages         []Message
-	msgIdx           map[uint64]int32 // response identity -> index in Messages
+	msgIdx           map[uint64]int32 // during a read: response identity -> index in Messages
 	lastByID         map[uint64]int32 // during a read: hash of message.id alone -> the latest message with it
 	zeroCopies       []zeroCopy       // all-zero usage copies waiting for the copy they belong to
 	MainAssistantIDs int              // distinct message ids of main-thread assistant lines
@@ -115,7 +115,7 @@ type FileSummary struct {
 	APIErrors        int
 
 	Calls   []Call
-	callIdx map[uint64]int32       // hash of tool_use id -> index in Calls
+	callIdx map[uint64]int32       // during a read: hash of tool_use id -> index in Calls
 	orphans map[uint64]ResultState // results seen before their call (lines are not in order)
 
 	Summaries   []SummaryLine
@@ -181,7 +181,7 @@ func (f *FileSummary) IsSidechainFile() bool { return f.Kind != MainFile }
 
 func newFileSummary(d discovered) *FileSummary {
 	return &FileSummary{File: d.File, agent: d.agent,
-		msgIdx: map[uint64]int32{}, callIdx: map[uint64]int32{}, ToolCounts: map[string]int{},
+		ToolCounts: map[string]int{},
 	}
 }
 
@@ -193,8 +193,6 @@ func (f *FileSummary) clone() *FileSummary {
 	c.Calls = append([]Call(nil), f.Calls...)
 	c.Summaries = append([]SummaryLine(nil), f.Summaries...)
 	c.PRLinks = append([]string(nil), f.PRLinks...)
-	c.msgIdx = maps.Clone(f.msgIdx)
-	c.callIdx = maps.Clone(f.callIdx)
 	c.orphans = maps.Clone(f.orphans)
 	c.leaves = maps.Clone(f.leaves)
 	c.head = append([]byte(nil), f.head...)
@@ -267,6 +265,8 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 	}
 	f.Size, f.ModTime, f.id = fi.Size, fi.ModTime, fi.ID
 	f.Torn = false
+	f.openIndexes()
+	defer f.closeIndexes()
 	er := f.agent.NewReader(ctx, fh, f.Offset, f.phys)
 	defer er.Close()
 	lines := er.Lines()
@@ -305,6 +305,25 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 	}
 	return er.Err()
 }
+
+// openIndexes builds the lookups a read needs to find the copies it meets
+// again: they cost as much as the summary's own lists, so between reads they
+// are dropped and rebuilt from Messages and Calls (a read of an append is
+// O(the file's messages) either way: extension clones the lists too).
+func (f *FileSummary) openIndexes() {
+	f.msgIdx = make(map[uint64]int32, len(f.Messages))
+	for i := range f.Messages {
+		if k := f.Messages[i].Key; k != 0 {
+			f.msgIdx[k] = int32(i)
+		}
+	}
+	f.callIdx = make(map[uint64]int32, len(f.Calls))
+	for i := range f.Calls {
+		f.callIdx[f.Calls[i].Key] = int32(i)
+	}
+}
+
+func (f *FileSummary) closeIndexes() { f.msgIdx, f.callIdx = nil, nil }
 
 // resolveLeaves looks for summary leafUuids among lines read before their
 // summary line. Rare: summary lines are normally the first lines of a file.
