@@ -159,7 +159,7 @@ func setup(now func() time.Time) (*app, error) {
 	if home, err := os.UserHomeDir(); err == nil {
 		redact.SetHome(home) // paths in answers show it as "~"
 	}
-	cfg := logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: roots, LiveWindow: window, Now: now, Location: loc, Pricing: table,
+	cfg := logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: roots, LiveWindow: window, Now: now, Location: loc, Pricing: table, Watch: true,
 		CallerSessionID: strings.TrimSpace(env.CallerSessionID)}
 	return &app{cfg: cfg, store: logs.NewStore(cfg), pricingFrom: table.Source()}, nil
 }
