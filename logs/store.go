@@ -13,12 +13,12 @@ import (
 // Config is everything the logs package needs from its caller. Nothing below
 // main reads the environment or the home directory.
 type Config struct {
-	Roots           []string
-	Agents          []transcript.Agent // the formats to read; none means nothing is read
+	Roots  []string
+	Agents []transcript.Agent // the formats to read; none means nothing is read
 	// Watch turns on the change watcher where the platform has one (Linux):
 	// a look with nothing changed then does no file system work. The stat
 	// sweep stays the fallback and the reference.
-	Watch bool
+	Watch           bool
 	LiveWindow      time.Duration
 	Now             func() time.Time
 	Location        *time.Location
