@@ -107,11 +107,12 @@ func (snap *Snapshot) FileActivity(pm *PathMatcher, sessions []*Session, tr Time
 	var out []FileTouch
 	for _, s := range sessions {
 		for _, f := range s.Files() {
-			for _, c := range f.Calls {
-				if c.Action == ActionNone || !tr.Contains(c.Time) || !pm.Match(c.Path) {
-					continue
+			for _, call := range f.Calls {
+				for c := range call.Touches() {
+					if tr.Contains(c.Time) && pm.Match(c.Path) {
+						out = append(out, FileTouch{Session: s, Call: c})
+					}
 				}
-				out = append(out, FileTouch{Session: s, Call: c})
 			}
 		}
 	}

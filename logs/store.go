@@ -13,13 +13,32 @@ import (
 // Config is everything the logs package needs from its caller. Nothing below
 // main reads the environment or the home directory.
 type Config struct {
-	Roots           []string
-	Agents          []transcript.Agent // the formats to read; none means nothing is read
+	Roots  []string
+	Agents []transcript.Agent // the formats read under every root of Roots
+	// Sources are agents with roots of their own (Codex under ~/.codex
+	// beside Claude Code under ~/.claude/projects), read as well.
+	Sources         []Source
 	LiveWindow      time.Duration
 	Now             func() time.Time
 	Location        *time.Location
 	Pricing         *pricing.Table
 	CallerSessionID string
+}
+
+// Source is one agent's format and the roots it is read under.
+type Source struct {
+	Agent transcript.Agent
+	Roots []string
+}
+
+// sources is every (agent, roots) pair the configuration names: each agent
+// of Agents under Roots, then Sources.
+func (c Config) sources() []Source {
+	var out []Source
+	for _, a := range c.Agents {
+		out = append(out, Source{Agent: a, Roots: c.Roots})
+	}
+	return append(out, c.Sources...)
 }
 
 // Store keeps a summary of every transcript file in memory, keyed by path and
@@ -77,7 +96,7 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
-	found, roots := discover(s.dirs, s.cfg.Roots, s.cfg.Agents, s.found)
+	found, roots := discover(s.dirs, s.cfg.sources(), s.found)
 	s.found = found
 	if s.snap != nil && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) && unchanged(found, s.files) {
 		return s.snap, false, nil // the common case, answered without allocating

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"hash/maphash"
+	"iter"
 	"maps"
 	"os"
 	"slices"
@@ -59,9 +60,27 @@ type Call struct {
 	Time      int64
 	Sidechain bool
 	Line      int32
-	Path      string     // file path for file tools
-	Action    FileAction // how Path was touched
+	Path      string                // file path for file tools
+	Action    FileAction            // how Path was touched
+	More      []transcript.CallFile // further files touched (a patch of several files); nil for most calls
 	Result    ResultState
+}
+
+// Touches yields the call once per file it touched: as it is for Path, then
+// a copy with Path and Action of each further file.
+func (c Call) Touches() iter.Seq[Call] {
+	return func(yield func(Call) bool) {
+		if c.Action == ActionNone || !yield(c) {
+			return
+		}
+		for _, m := range c.More {
+			t := c
+			t.Path, t.Action, t.More = m.Path, m.Action, nil
+			if !yield(t) {
+				return
+			}
+		}
+	}
 }
 
 // SummaryLine is a `summary` line: a title plus the uuid of the line it describes.
@@ -357,6 +376,7 @@ func (f *FileSummary) fold(e *transcript.Entry) {
 	switch {
 	case e.Response != nil:
 		f.foldResponse(e, sidechain)
+		f.foldResults(e.Results) // an item can carry its own outcome (a Codex web search)
 	case e.Role == transcript.RoleUser:
 		f.foldUser(e, sidechain)
 	case e.Summary != "":
@@ -436,6 +456,9 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 		c := Call{Key: ch, Name: f.internTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
 		if call.Action != ActionNone {
 			c.Path, c.Action = transcript.Clip(call.Path, 1000), call.Action
+			for _, m := range call.More {
+				c.More = append(c.More, transcript.CallFile{Path: transcript.Clip(m.Path, 1000), Action: m.Action})
+			}
 		}
 		if st, ok := f.orphans[ch]; ok {
 			c.Result = st
@@ -472,7 +495,20 @@ func (f *FileSummary) internModel(m string) string {
 }
 
 func (f *FileSummary) foldUser(e *transcript.Entry, sidechain bool) {
-	for _, res := range e.Results {
+	f.foldResults(e.Results)
+	if sidechain || len(e.Results) > 0 || !e.HasPrompt {
+		return
+	}
+	f.HumanPrompts++
+	if f.FirstPrompt == "" {
+		f.FirstPrompt = transcript.Clip(e.Prompt, 400)
+	}
+}
+
+// foldResults joins results to their calls (a result seen first waits for
+// its call).
+func (f *FileSummary) foldResults(results []transcript.Result) {
+	for _, res := range results {
 		h := idHash(res.ToolUseID)
 		if i, ok := f.callIdx[h]; ok {
 			f.Calls[i].Result = res.State
@@ -482,12 +518,5 @@ func (f *FileSummary) foldUser(e *transcript.Entry, sidechain bool) {
 			}
 			f.orphans[h] = res.State
 		}
-	}
-	if sidechain || len(e.Results) > 0 || !e.HasPrompt {
-		return
-	}
-	f.HumanPrompts++
-	if f.FirstPrompt == "" {
-		f.FirstPrompt = transcript.Clip(e.Prompt, 400)
 	}
 }
