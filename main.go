@@ -38,8 +38,12 @@ Usage:
   agent-activity                      serve MCP on stdio (what MCP clients run)
   agent-activity call TOOL [k=v ...]  run one tool and print its JSON answer
   agent-activity doctor               report what the server sees, in plain words
-  agent-activity install [--scope user|project] [--dry-run]
-                                      add this server to Claude Code's config
+  agent-activity install [--client C] [--scope user|project] [--dry-run]
+                                      add this server to a client's config; C is
+                                      claude-code (default), claude-desktop, cursor
+                                      or codex
+  agent-activity uninstall [--client C] [--scope user|project] [--dry-run]
+                                      remove exactly this server's entry
   agent-activity --version            print the version
   agent-activity --help               print this help
 
@@ -94,6 +98,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return 0
 		case "install": // needs no configuration; a bad variable must not block it
 			return installCommand(args[1:], stdout, stderr)
+		case "uninstall":
+			return uninstallCommand(args[1:], stdout, stderr)
 		}
 	}
 	a, err := setup(now)
