@@ -3,6 +3,7 @@ module github.com/agent-activity/agent-activity
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/bytedance/sonic v1.15.5
 	github.com/google/jsonschema-go v0.4.2
 	github.com/kelseyhightower/envconfig v1.4.0
@@ -11,7 +12,6 @@ require (
 )
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/bytedance/gopkg v0.1.3 // indirect
 	github.com/bytedance/sonic/loader v0.5.3 // indirect
 	github.com/cloudwego/base64x v0.1.6 // indirect
