@@ -11,17 +11,19 @@ import (
 )
 
 // configVars are every variable setup reads.
-var configVars = []string{"AGENT_ACTIVITY_LOG_ROOT", "AGENT_ACTIVITY_PRICING_FILE", "AGENT_ACTIVITY_CALLER_SESSION_ID",
-	"AGENT_ACTIVITY_TIMEZONE", "AGENT_ACTIVITY_LIVE_WINDOW", "AGENT_ACTIVITY_NOW"}
+var configVars = []string{"AGENT_ACTIVITY_LOG_ROOT", "AGENT_ACTIVITY_CODEX_ROOT", "AGENT_ACTIVITY_PRICING_FILE",
+	"AGENT_ACTIVITY_CALLER_SESSION_ID", "AGENT_ACTIVITY_TIMEZONE", "AGENT_ACTIVITY_LIVE_WINDOW", "AGENT_ACTIVITY_NOW"}
 
 // withEnv sets exactly the given AGENT_ACTIVITY_* variables for one test;
-// the others are unset (empty would count as set).
+// the others are unset (empty would count as set), except Codex, off
+// unless named: no test reads a real ~/.codex.
 func withEnv(t *testing.T, kv ...string) {
 	t.Helper()
 	for _, k := range configVars {
 		t.Setenv(k, "") // restores the old value after the test
 		os.Unsetenv(k)
 	}
+	t.Setenv("AGENT_ACTIVITY_CODEX_ROOT", "")
 	for i := 0; i+1 < len(kv); i += 2 {
 		t.Setenv(kv[i], kv[i+1])
 	}
@@ -61,6 +63,10 @@ func TestDoctorFixture(t *testing.T) {
 
 Log roots (AGENT_ACTIVITY_LOG_ROOT)
   ROOT: exists
+  27 sessions found there
+
+Codex roots (AGENT_ACTIVITY_CODEX_ROOT)
+  off: AGENT_ACTIVITY_CODEX_ROOT is empty, so Codex sessions are not read
 
 History
   22 projects, 27 sessions, 4 subagent files

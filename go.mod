@@ -3,6 +3,7 @@ module github.com/agent-activity/agent-activity
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/bytedance/sonic v1.15.5
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/google/jsonschema-go v0.4.2

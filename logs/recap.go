@@ -79,18 +79,21 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 	files := map[string]*FileChange{}
 	var shellIDs []Call
 	for _, c := range s.Calls() {
-		if c.Action == ActionEdit || c.Action == ActionWrite {
-			fc := files[c.Path]
+		for t := range c.Touches() {
+			if t.Action != ActionEdit && t.Action != ActionWrite {
+				continue
+			}
+			fc := files[t.Path]
 			if fc == nil {
-				fc = &FileChange{Path: c.Path}
-				files[c.Path] = fc
+				fc = &FileChange{Path: t.Path}
+				files[t.Path] = fc
 			}
 			fc.Count++
-			if !slices.Contains(fc.Tools, c.Name) {
-				fc.Tools = append(fc.Tools, c.Name)
+			if !slices.Contains(fc.Tools, t.Name) {
+				fc.Tools = append(fc.Tools, t.Name)
 			}
-			if c.Time > fc.Last {
-				fc.Last = c.Time
+			if t.Time > fc.Last {
+				fc.Last = t.Time
 			}
 		}
 		if isShellTool(c.Name) {
@@ -185,7 +188,12 @@ func isShellTool(name string) bool {
 	if i := strings.LastIndex(n, "__"); i >= 0 && strings.HasPrefix(n, "mcp__") {
 		n = n[i+2:]
 	}
-	return n == "Bash" || n == "PowerShell"
+	switch n {
+	case "Bash", "PowerShell", // Claude Code
+		"shell_command", "exec_command", "shell", "local_shell": // Codex (its code-mode exec runs JavaScript)
+		return true
+	}
+	return false
 }
 
 // readMain collects prompts, the final assistant text and the last todo list.

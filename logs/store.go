@@ -14,7 +14,10 @@ import (
 // main reads the environment or the home directory.
 type Config struct {
 	Roots  []string
-	Agents []transcript.Agent // the formats to read; none means nothing is read
+	Agents []transcript.Agent // the formats read under every root of Roots
+	// Sources are agents with roots of their own (Codex under ~/.codex
+	// beside Claude Code under ~/.claude/projects), read as well.
+	Sources []Source
 	// Watch turns on the change watcher where the platform has one (Linux):
 	// a look with nothing changed then does no file system work. The stat
 	// sweep stays the fallback and the reference.
@@ -24,6 +27,22 @@ type Config struct {
 	Location        *time.Location
 	Pricing         *pricing.Table
 	CallerSessionID string
+}
+
+// Source is one agent's format and the roots it is read under.
+type Source struct {
+	Agent transcript.Agent
+	Roots []string
+}
+
+// sources is every (agent, roots) pair the configuration names: each agent
+// of Agents under Roots, then Sources.
+func (c Config) sources() []Source {
+	var out []Source
+	for _, a := range c.Agents {
+		out = append(out, Source{Agent: a, Roots: c.Roots})
+	}
+	return append(out, c.Sources...)
 }
 
 // Store keeps a summary of every transcript file in memory, keyed by path and
@@ -163,7 +182,7 @@ func (s *Store) look() (found []discovered, roots []RootInfo, ok bool) {
 		}
 	}
 	s.sweeps++
-	found, roots = discover(s.dirs, s.cfg.Roots, s.cfg.Agents, s.found)
+	found, roots = discover(s.dirs, s.cfg.sources(), s.found)
 	s.found = found
 	if s.watch != nil {
 		s.watch.track(s.dirs.Visited())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"hash/maphash"
+	"iter"
 	"maps"
 	"os"
 	"slices"
@@ -63,9 +64,27 @@ type Call struct {
 	Time      int64
 	Sidechain bool
 	Line      int32
-	Path      string     // file path for file tools
-	Action    FileAction // how Path was touched
+	Path      string                // file path for file tools
+	Action    FileAction            // how Path was touched
+	More      []transcript.CallFile // further files touched (a patch of several files); nil for most calls
 	Result    ResultState
+}
+
+// Touches yields the call once per file it touched: as it is for Path, then
+// a copy with Path and Action of each further file.
+func (c Call) Touches() iter.Seq[Call] {
+	return func(yield func(Call) bool) {
+		if c.Action == ActionNone || !yield(c) {
+			return
+		}
+		for _, m := range c.More {
+			t := c
+			t.Path, t.Action, t.More = m.Path, m.Action, nil
+			if !yield(t) {
+				return
+			}
+		}
+	}
 }
 
 // SummaryLine is a `summary` line: a title plus the uuid of the line it describes.
@@ -109,6 +128,7 @@ type FileSummary struct {
 	msgIdx           map[uint64]int32 // during a read: response identity -> index in Messages
 	lastByID         map[uint64]int32 // during a read: hash of message.id alone -> the latest message with it
 	zeroCopies       []zeroCopy       // all-zero usage copies waiting for the copy they belong to
+	provisional      []zeroCopy       // zero copies the last read made responses of their own; the next read takes them back
 	MainAssistantIDs int              // distinct message ids of main-thread assistant lines
 	HumanPrompts     int
 	FirstPrompt      string // raw (unredacted), clipped
@@ -191,6 +211,7 @@ func (f *FileSummary) clone() *FileSummary {
 	c.Versions = append([]string(nil), f.Versions...)
 	c.Messages = append([]Message(nil), f.Messages...)
 	c.Calls = append([]Call(nil), f.Calls...)
+	c.provisional = append([]zeroCopy(nil), f.provisional...)
 	c.Summaries = append([]SummaryLine(nil), f.Summaries...)
 	c.PRLinks = append([]string(nil), f.PRLinks...)
 	c.orphans = maps.Clone(f.orphans)
@@ -311,6 +332,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 // are dropped and rebuilt from Messages and Calls (a read of an append is
 // O(the file's messages) either way: extension clones the lists too).
 func (f *FileSummary) openIndexes() {
+	f.reopenZeroCopies()
 	f.msgIdx = make(map[uint64]int32, len(f.Messages))
 	for i := range f.Messages {
 		if k := f.Messages[i].Key; k != 0 {
@@ -383,6 +405,7 @@ func (f *FileSummary) fold(e *transcript.Entry) {
 	switch {
 	case e.Response != nil:
 		f.foldResponse(e, sidechain)
+		f.foldResults(e.Results) // an item can carry its own outcome (a Codex web search)
 	case e.Role == transcript.RoleUser:
 		f.foldUser(e, sidechain)
 	case e.Summary != "":
@@ -425,6 +448,7 @@ type zeroCopy struct {
 	line      int32
 	sidechain bool
 	apiError  bool
+	hasUsage  bool
 	calls     []int32 // indexes in Calls of the calls the line made
 }
 
@@ -451,8 +475,10 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 	u, hasUsage := r.Usage, r.HasUsage
 	first := int32(len(f.Calls))
 	f.foldCalls(e, ts, sidechain, lineNo)
-	if r.ID != "" && hasUsage && u.Total() == 0 {
-		zc := zeroCopy{id: idHash(r.ID), time: ts, line: lineNo, sidechain: sidechain, apiError: r.APIError}
+	if r.ID != "" && (!hasUsage || u.Total() == 0) {
+		// A copy with no usage, or usage of zeros (the proxy form's early
+		// copies; a Codex response's items before its token count).
+		zc := zeroCopy{id: idHash(r.ID), time: ts, line: lineNo, sidechain: sidechain, apiError: r.APIError, hasUsage: hasUsage}
 		for i := first; i < int32(len(f.Calls)); i++ {
 			zc.calls = append(zc.calls, i)
 		}
@@ -540,6 +566,9 @@ func (f *FileSummary) joinZeroCopies(id uint64, i int32) {
 
 // settleZeroCopies ends a read: a zero copy no later copy claimed joins the
 // nearest message before it with the same id, or is a response of its own.
+// Own responses are provisional while the file can grow: the next read of an
+// append takes them back first (reopenZeroCopies), so the copy they belong to
+// can still claim them.
 func (f *FileSummary) settleZeroCopies() {
 	for len(f.zeroCopies) > 0 {
 		zc := f.zeroCopies[0]
@@ -549,8 +578,8 @@ func (f *FileSummary) settleZeroCopies() {
 		}
 		f.zeroCopies = f.zeroCopies[1:]
 		h := zc.id ^ 0x5a5a5a5a5a5a5a5a | 1 // its own identity, apart from any keyed copy
-		f.msgIdx[h] = int32(len(f.Messages))
-		f.Messages = append(f.Messages, Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: true, Line: zc.line})
+		i := int32(len(f.Messages))
+		f.Messages = append(f.Messages, Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: zc.hasUsage, Line: zc.line})
 		if !zc.sidechain {
 			f.MainAssistantIDs++
 		}
@@ -560,9 +589,32 @@ func (f *FileSummary) settleZeroCopies() {
 		for _, c := range zc.calls {
 			f.Calls[c].Msg = h
 		}
+		f.provisional = append(f.provisional, zc)
+		if f.lastByID == nil {
+			f.lastByID = map[uint64]int32{}
+		}
+		f.lastByID[zc.id] = i // later copies of the same id join it
 	}
 	f.zeroCopies = nil
 	f.lastByID = nil // only a read in progress needs it; memory is kept for summaries
+}
+
+// reopenZeroCopies takes back the responses the last read made of zero copies
+// (they are the last messages, in order) and puts the copies back in wait.
+func (f *FileSummary) reopenZeroCopies() {
+	for j := len(f.provisional) - 1; j >= 0; j-- {
+		zc := f.provisional[j]
+		last := &f.Messages[len(f.Messages)-1]
+		if !last.Sidechain {
+			f.MainAssistantIDs--
+		}
+		if last.Synthetic {
+			f.APIErrors--
+		}
+		f.Messages = f.Messages[:len(f.Messages)-1]
+		f.zeroCopies = append([]zeroCopy{zc}, f.zeroCopies...)
+	}
+	f.provisional = nil
 }
 
 func cloneAdvisors(a []transcript.Advisor) []transcript.Advisor {
@@ -586,6 +638,9 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 		c := Call{Key: ch, Name: f.internTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
 		if call.Action != ActionNone {
 			c.Path, c.Action, c.ID = transcript.Clip(call.Path, 1000), call.Action, transcript.Clip(call.ID, 200)
+			for _, m := range call.More {
+				c.More = append(c.More, transcript.CallFile{Path: transcript.Clip(m.Path, 1000), Action: m.Action})
+			}
 		}
 		if st, ok := f.orphans[ch]; ok {
 			c.Result = st
@@ -622,7 +677,20 @@ func (f *FileSummary) internModel(m string) string {
 }
 
 func (f *FileSummary) foldUser(e *transcript.Entry, sidechain bool) {
-	for _, res := range e.Results {
+	f.foldResults(e.Results)
+	if sidechain || len(e.Results) > 0 || !e.HasPrompt {
+		return
+	}
+	f.HumanPrompts++
+	if f.FirstPrompt == "" {
+		f.FirstPrompt = transcript.Clip(e.Prompt, 400)
+	}
+}
+
+// foldResults joins results to their calls (a result seen first waits for
+// its call).
+func (f *FileSummary) foldResults(results []transcript.Result) {
+	for _, res := range results {
 		h := idHash(res.ToolUseID)
 		if i, ok := f.callIdx[h]; ok {
 			f.Calls[i].Result = res.State
@@ -632,12 +700,5 @@ func (f *FileSummary) foldUser(e *transcript.Entry, sidechain bool) {
 			}
 			f.orphans[h] = res.State
 		}
-	}
-	if sidechain || len(e.Results) > 0 || !e.HasPrompt {
-		return
-	}
-	f.HumanPrompts++
-	if f.FirstPrompt == "" {
-		f.FirstPrompt = transcript.Clip(e.Prompt, 400)
 	}
 }

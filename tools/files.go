@@ -12,6 +12,7 @@ type FileActivityArgs struct {
 	Limit *int   `json:"limit,omitempty" jsonschema:"how many touches to return, 1..500 (default 50)"`
 	TimeRangeArgs
 	RepoArg
+	AgentArg
 }
 
 // FileTouchOut is one read, edit or write of a matching file.
@@ -51,7 +52,7 @@ const maxFileSessions = 100
 // FileActivity is the file_activity tool.
 func FileActivity(d Deps) Spec {
 	return define("file_activity", "Which sessions touched a file",
-		"Lists the tool calls (Read, Edit, Write, MultiEdit, NotebookEdit, and MCP equivalents) that read, edited "+
+		"Lists the tool calls (Read, Edit, Write, MultiEdit, NotebookEdit, MCP equivalents, and Codex apply_patch) that read, edited "+
 			"or wrote files matching a path, newest first, with outcome, plus the sessions involved. Matches an "+
 			"exact path, a path-segment suffix (api.ts matches src/api.ts but i.ts does not) or a glob (**/*.ts). "+
 			"Files changed only through shell commands are not seen.",
@@ -61,10 +62,14 @@ func FileActivity(d Deps) Spec {
 			if err != nil {
 				return FileActivityOut{}, err
 			}
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return FileActivityOut{}, err
+			}
 			snap, sessions, tr, err := d.scope(ctx, "", a.Repo, a.Since, a.Until)
 			if err != nil {
 				return FileActivityOut{}, err
 			}
+			sessions = a.filter(sessions)
 			touches := snap.FileActivity(pm, sessions, tr)
 			limit := *a.Limit
 			out := FileActivityOut{Touches: []FileTouchOut{}, Sessions: []FileSessionOut{}, TotalTouches: len(touches),

@@ -51,6 +51,7 @@ type RecapSubagent struct {
 // RecapOut is the answer of session_recap.
 type RecapOut struct {
 	SessionID          string            `json:"session_id"`
+	Agent              string            `json:"agent" jsonschema:"claude-code or codex"`
 	Repo               string            `json:"repo"`
 	Cwd                string            `json:"cwd"`
 	GitBranch          string            `json:"git_branch"`
@@ -104,7 +105,7 @@ func SessionRecap(d Deps) Spec {
 				return RecapOut{}, err
 			}
 			live := snap.IsLive(s)
-			out := RecapOut{SessionID: s.ID, Repo: s.Repo, Cwd: s.Cwd, GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
+			out := RecapOut{SessionID: s.ID, Agent: s.Agent, Repo: s.Repo, Cwd: s.Cwd, GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
 				Start: rfc(s.Start), End: rfc(s.End), IsLive: live, FirstPrompt: text(s.FirstPrompt(), 500),
 				PromptCount: r.PromptCount, FinalAssistantText: text(r.FinalText, 2000), CommandTotal: r.CommandTotal,
 				Compactions: r.Compactions, Usage: sessionUsage(s.Usage), CostBasis: costBasis,

@@ -13,6 +13,7 @@ type SearchArgs struct {
 	Query string `json:"query" jsonschema:"text to find; case-insensitive unless regex is true"`
 	Regex bool   `json:"regex,omitempty" jsonschema:"treat query as a Go RE2 regular expression (case-sensitive unless it starts with (?i))"`
 	RepoArg
+	AgentArg
 	SessionFilterArg
 	TimeRangeArgs
 	Roles []string `json:"roles,omitempty" jsonschema:"any of user (human prompts), assistant (assistant text), tool_result (tool output); default all"`
@@ -51,6 +52,9 @@ func SearchTranscripts(d Deps) Spec {
 			if err != nil {
 				return SearchOut{}, err
 			}
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return SearchOut{}, err
+			}
 			roles := map[string]bool{}
 			for _, raw := range a.Roles {
 				r := strings.ToLower(strings.TrimSpace(raw))
@@ -62,7 +66,7 @@ func SearchTranscripts(d Deps) Spec {
 			q := logs.SearchQuery{Roles: roles, Limit: *a.Limit, Redact: redact.String}
 			var snap *logs.Snapshot
 			var res *logs.SearchResult
-			if a.Session == "" && a.Repo == "" {
+			if a.Session == "" && a.Repo == "" && a.Agent == "" {
 				// Unfiltered: on a cold store, search while reading the files
 				// for their summaries, so each file is read once.
 				cfg := d.Store.Config()
@@ -78,6 +82,7 @@ func SearchTranscripts(d Deps) Spec {
 				if snap, q.Sessions, q.Range, err = d.scope(ctx, a.Session, a.Repo, a.Since, a.Until); err != nil {
 					return SearchOut{}, err
 				}
+				q.Sessions = a.filter(q.Sessions)
 				r, err := snap.Search(ctx, q, m)
 				if err != nil {
 					return SearchOut{}, err

@@ -10,6 +10,7 @@ import (
 type ListSessionsArgs struct {
 	Limit *int `json:"limit,omitempty" jsonschema:"how many sessions to return, 1..200 (default 20)"`
 	RepoArg
+	AgentArg
 	Since string `json:"since,omitempty" jsonschema:"only sessions active at or after this time: RFC 3339, a date (2026-11-28), today, yesterday, or a duration back from now (24h, 7d)"`
 	Until string `json:"until,omitempty" jsonschema:"only sessions active before this time (a date means through that whole day); same forms as since"`
 }
@@ -17,6 +18,7 @@ type ListSessionsArgs struct {
 // SessionItem is one session in a list.
 type SessionItem struct {
 	SessionID     string            `json:"session_id"`
+	Agent         string            `json:"agent" jsonschema:"claude-code or codex"`
 	Repo          string            `json:"repo"`
 	Cwd           string            `json:"cwd"`
 	GitBranch     string            `json:"git_branch"`
@@ -47,13 +49,16 @@ type ListSessionsOut struct {
 // ListRecentSessions is the list_recent_sessions tool.
 func ListRecentSessions(d Deps) Spec {
 	return define("list_recent_sessions", "List recent sessions",
-		"Lists Claude Code sessions on this machine, most recently active first, with repo, branch, title, "+
+		"Lists Claude Code and Codex sessions on this machine, most recently active first, with repo, branch, title, "+
 			"start/end, message and subagent counts, API errors, liveness and token usage with estimated cost. "+
 			"Use it first to find a session id for tail_agent_log, summarize_tool_calls or session_recap."+dataNotice,
 		[]bound{intBound[ListSessionsArgs]("limit", 1, 200, 20, func(a *ListSessionsArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a ListSessionsArgs) (ListSessionsOut, error) {
 			limit := *a.Limit
-			if a.Since == "" && a.Until == "" {
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return ListSessionsOut{}, err
+			}
+			if a.Since == "" && a.Until == "" && a.Agent == "" {
 				// A cold store answers from the newest files alone.
 				res, ok, err := d.Store.Recent(ctx, limit, a.Repo)
 				if err != nil {
@@ -75,7 +80,7 @@ func ListRecentSessions(d Deps) Spec {
 			out := ListSessionsOut{Sessions: []SessionItem{}, LogRoot: rootsString(snap), LogRootNote: rootNote(snap),
 				CoverageFrom: rfcTime(snap.CoverageFrom()), CostBasis: costBasis}
 			for _, s := range snap.Sessions {
-				if !logs.MatchRepo(s, a.Repo) || !tr.Overlaps(s.Start, s.End) {
+				if !logs.MatchRepo(s, a.Repo) || !logs.MatchAgent(s, a.Agent) || !tr.Overlaps(s.Start, s.End) {
 					continue
 				}
 				out.TotalMatched++
@@ -91,7 +96,7 @@ func ListRecentSessions(d Deps) Spec {
 func sessionItem(snap *logs.Snapshot, s *logs.Session) SessionItem {
 	live := snap.IsLive(s)
 	return SessionItem{
-		SessionID: s.ID, Repo: s.Repo, Cwd: s.Cwd, GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
+		SessionID: s.ID, Agent: s.Agent, Repo: s.Repo, Cwd: s.Cwd, GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
 		Start: rfc(s.Start), End: rfc(s.End), MessageCount: s.MessageCount, SubagentCount: len(s.Subagents),
 		APIErrors: s.APIErrors, IsLive: live, SchemaStatus: s.SchemaStatus(), SkippedLines: s.SkippedLines(live),
 		FirstPrompt: text(s.FirstPrompt(), 200), Usage: sessionUsage(s.Usage),

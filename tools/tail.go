@@ -47,6 +47,7 @@ type EntryUsage struct {
 // TailOut is the answer of tail_agent_log.
 type TailOut struct {
 	SessionID    string      `json:"session_id"`
+	Agent        string      `json:"agent" jsonschema:"claude-code or codex"`
 	Repo         string      `json:"repo"`
 	SchemaStatus string      `json:"schema_status"`
 	TotalEntries int         `json:"total_entries"`
@@ -74,7 +75,7 @@ func TailAgentLog(d Deps) Spec {
 			}
 			live := snap.IsLive(s)
 			outcomes := callOutcomes(s, live)
-			out := TailOut{SessionID: s.ID, Repo: s.Repo, SchemaStatus: s.SchemaStatus(), TotalEntries: total,
+			out := TailOut{SessionID: s.ID, Agent: s.Agent, Repo: s.Repo, SchemaStatus: s.SchemaStatus(), TotalEntries: total,
 				Truncated: total > len(entries), Entries: make([]TailEntry, 0, len(entries)), CostBasis: costBasis}
 			for _, e := range entries {
 				te := TailEntry{UUID: e.UUID, Type: e.Type, Timestamp: rfc(e.Time), IsSidechain: e.Sidechain, Text: text(e.Text, 300)}

@@ -25,6 +25,7 @@ type OutcomeBlock struct {
 // ToolCallsOut is the answer of summarize_tool_calls.
 type ToolCallsOut struct {
 	SessionID       string                  `json:"session_id"`
+	Agent           string                  `json:"agent" jsonschema:"claude-code or codex"`
 	Repo            string                  `json:"repo"`
 	SchemaStatus    string                  `json:"schema_status"`
 	IsLiveSession   bool                    `json:"is_live_session"`
@@ -54,7 +55,7 @@ func SummarizeToolCalls(d Deps) Spec {
 			}
 			live := snap.IsLive(s)
 			st := logs.CountCalls(s, live)
-			out := ToolCallsOut{SessionID: s.ID, Repo: s.Repo, SchemaStatus: s.SchemaStatus(), IsLiveSession: live,
+			out := ToolCallsOut{SessionID: s.ID, Agent: s.Agent, Repo: s.Repo, SchemaStatus: s.SchemaStatus(), IsLiveSession: live,
 				PerTool: map[string]OutcomeBlock{}, BySource: map[string]OutcomeBlock{
 					"main": outcomeBlock(st.Main), "sidechain": outcomeBlock(st.Sidechain)},
 				Totals: outcomeBlock(st.Total), FailingCalls: []FailingCall{}, Usage: sessionUsage(s.Usage), CostBasis: costBasis}

@@ -10,9 +10,10 @@ import (
 
 // UsageReportArgs are the arguments of usage_report.
 type UsageReportArgs struct {
-	GroupBy string `json:"group_by,omitempty" jsonschema:"day, week, month, session, model or repo, or two of them comma-separated (day,model); default day"`
+	GroupBy string `json:"group_by,omitempty" jsonschema:"day, week, month, session, model, repo or agent, or two of them comma-separated (day,model); default day"`
 	TimeRangeArgs
 	RepoArg
+	AgentArg
 	Model string `json:"model,omitempty" jsonschema:"case-insensitive substring of the model id (opus, claude-sonnet-4-5)"`
 	Limit *int   `json:"limit,omitempty" jsonschema:"how many rows to return, 1..1000 (default 200); totals always cover every row"`
 }
@@ -25,6 +26,7 @@ type UsageRow struct {
 	Session  string     `json:"session,omitempty"`
 	Model    string     `json:"model,omitempty"`
 	Repo     string     `json:"repo,omitempty"`
+	Agent    string     `json:"agent,omitempty"`
 	Sessions int        `json:"sessions"`
 	Usage    UsageBlock `json:"usage"`
 }
@@ -52,7 +54,7 @@ type UsageReportOut struct {
 func UsageReport(d Deps) Spec {
 	return define("usage_report", "Usage and cost report",
 		"Token usage and estimated cost (API list price, not a bill) rolled up by day, week, month, session, "+
-			"model or repo, or a pair of them, with filters for time, repo and model. Each API response counts "+
+			"model, repo or agent (claude-code, codex), or a pair of them, with filters for time, repo, model and agent. Each API response counts "+
 			"once, on its own day in the configured time zone. Use it for \"what did this month cost per repo\"; "+
 			"use pacing_window for the current burn rate.",
 		[]bound{intBound[UsageReportArgs]("limit", 1, 1000, 200, func(a *UsageReportArgs) **int { return &a.Limit })},
@@ -61,11 +63,14 @@ func UsageReport(d Deps) Spec {
 			if err != nil {
 				return UsageReportOut{}, err
 			}
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return UsageReportOut{}, err
+			}
 			snap, tr, err := d.window(ctx, a.Since, a.Until)
 			if err != nil {
 				return UsageReportOut{}, err
 			}
-			rep := snap.Report(logs.ReportQuery{GroupBy: keys, Range: tr, Repo: a.Repo, Model: a.Model})
+			rep := snap.Report(logs.ReportQuery{GroupBy: keys, Range: tr, Repo: a.Repo, Model: a.Model, Agent: a.Agent})
 			limit := *a.Limit
 			totals := usageBlock(rep.Totals)
 			out := UsageReportOut{GroupBy: keys, Rows: []UsageRow{}, TotalRows: len(rep.Rows),
@@ -78,7 +83,7 @@ func UsageReport(d Deps) Spec {
 				}
 				row := UsageRow{Sessions: r.Sessions, Usage: usageBlock(r.Usage)}
 				row.Day, row.Week, row.Month = r.Keys["day"], r.Keys["week"], r.Keys["month"]
-				row.Session, row.Repo = r.Keys["session"], r.Keys["repo"]
+				row.Session, row.Repo, row.Agent = r.Keys["session"], r.Keys["repo"], r.Keys["agent"]
 				if m, ok := r.Keys["model"]; ok {
 					row.Model = modelName(m)
 				}
@@ -98,6 +103,7 @@ func zoneName(loc *time.Location) string {
 // PacingArgs are the arguments of pacing_window.
 type PacingArgs struct {
 	Hours *int `json:"hours,omitempty" jsonschema:"the window: the last N hours, 1..168 (default 5)"`
+	AgentArg
 }
 
 // ActiveSession is a session with usage in the window.
@@ -132,6 +138,9 @@ func PacingWindow(d Deps) Spec {
 			"activity in it. Use usage_report for longer periods.",
 		[]bound{intBound[PacingArgs]("hours", 1, 168, 5, func(a *PacingArgs) **int { return &a.Hours })},
 		func(ctx context.Context, a PacingArgs) (PacingOut, error) {
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return PacingOut{}, err
+			}
 			snap, err := d.snapshot(ctx)
 			if err != nil {
 				return PacingOut{}, err
@@ -139,7 +148,7 @@ func PacingWindow(d Deps) Spec {
 			hours := *a.Hours
 			now := snap.Now()
 			start := now.Add(-time.Duration(hours) * time.Hour)
-			p := snap.Pace(start.UnixMilli())
+			p := snap.Pace(start.UnixMilli(), a.Agent)
 			u := usageBlock(p.Usage)
 			out := PacingOut{Hours: hours, WindowStart: rfcTime(start), WindowEnd: rfcTime(now),
 				TokensPerHour: round6(float64(u.TotalTokens) / float64(hours)), CostPerHour: round6(u.Cost / float64(hours)),

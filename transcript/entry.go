@@ -126,7 +126,14 @@ type Call struct {
 	Name   string
 	Path   string     // the file a file tool touches
 	Action FileAction // how it touches Path
+	More   []CallFile // further files it touches (a patch of several files); nil for most calls
 	Input  CallInput  // WantInputs
+}
+
+// CallFile is one more file a call touches, beyond Call.Path.
+type CallFile struct {
+	Path   string
+	Action FileAction
 }
 
 // CallInput is what the detail views read of a call's input.
