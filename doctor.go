@@ -44,7 +44,7 @@ func doctorCommand(ctx context.Context, a *app, setupErr error, stdout io.Writer
 		if !r.Exists {
 			state = "does not exist"
 		}
-		w.line("  %s: %s", r.Path, state)
+		w.line("  %s: %s (machine %s)", r.Path, state, r.Machine)
 	}
 
 	c := snap.Coverage()

@@ -46,7 +46,8 @@ Values in k=v are JSON when they parse as JSON (limit=5, roles=["user"]),
 otherwise strings (session=latest).
 
 Environment:
-  AGENT_ACTIVITY_LOG_ROOT           log roots, ':'-separated (default ~/.claude/projects)
+  AGENT_ACTIVITY_LOG_ROOT           log roots, ':'-separated (';' on Windows), each path or
+                                    machine=path (default ~/.claude/projects)
   AGENT_ACTIVITY_PRICING_FILE       JSON pricing override
   AGENT_ACTIVITY_CALLER_SESSION_ID  the calling session's id ("current session")
   AGENT_ACTIVITY_TIMEZONE           IANA zone for days and "yesterday" (default: local)
@@ -147,19 +148,18 @@ func setup(now func() time.Time) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pricing: %v", err)
 	}
-	var roots []string
-	for _, r := range filepath.SplitList(env.LogRoot) {
-		if r = strings.TrimSpace(r); r != "" {
-			roots = append(roots, filepath.Clean(expandHome(r)))
-		}
+	entries, err := parseRootList(env.LogRoot, os.PathListSeparator)
+	if err != nil {
+		return nil, err
 	}
-	if len(roots) == 0 {
-		return nil, fmt.Errorf("AGENT_ACTIVITY_LOG_ROOT is empty")
+	roots, labels, err := logRoots(entries)
+	if err != nil {
+		return nil, err
 	}
 	if home, err := os.UserHomeDir(); err == nil {
 		redact.SetHome(home) // paths in answers show it as "~"
 	}
-	cfg := logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: roots, LiveWindow: window, Now: now, Location: loc, Pricing: table,
+	cfg := logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: roots, RootLabels: labels, LiveWindow: window, Now: now, Location: loc, Pricing: table,
 		CallerSessionID: strings.TrimSpace(env.CallerSessionID)}
 	return &app{cfg: cfg, store: logs.NewStore(cfg), pricingFrom: table.Source()}, nil
 }

@@ -15,22 +15,24 @@ type discovered struct {
 
 // RootInfo says what a configured log root is.
 type RootInfo struct {
-	Path   string
-	Exists bool
+	Path    string
+	Machine string // the root's label, LocalMachine when it has none
+	Exists  bool
 }
 
-// discover lists every transcript file of every agent under the roots.
-// Unreadable folders and anything that is not a transcript are skipped:
-// discovery never fails.
-func discover(dirs *transcript.DirCache, roots []string, agents []transcript.Agent, out []discovered) ([]discovered, []RootInfo) {
+// discover lists every transcript file of every agent under the configured
+// roots, each root labelled with its machine. Unreadable folders and anything
+// that is not a transcript are skipped: discovery never fails.
+func discover(dirs *transcript.DirCache, cfg Config, out []discovered) ([]discovered, []RootInfo) {
+	roots, agents := cfg.Roots, cfg.Agents
 	dirs.BeginPass()
 	defer dirs.EndPass()
 	out = out[:0]
 	infos := make([]RootInfo, 0, len(roots))
 	var files []transcript.File
 	for _, path := range roots {
-		root := transcript.NewRoot(path, "")
-		infos = append(infos, RootInfo{Path: path, Exists: root.Exists()})
+		root := transcript.NewRoot(path, cfg.RootLabels[path])
+		infos = append(infos, RootInfo{Path: path, Machine: machineOf(root), Exists: root.Exists()})
 		for _, a := range agents {
 			files = a.Discover(root, dirs, files[:0])
 			for _, f := range files {

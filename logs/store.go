@@ -14,6 +14,7 @@ import (
 // main reads the environment or the home directory.
 type Config struct {
 	Roots           []string
+	RootLabels      map[string]string  // root path -> the machine it holds; a root not in it is LocalMachine
 	Agents          []transcript.Agent // the formats to read; none means nothing is read
 	LiveWindow      time.Duration
 	Now             func() time.Time
@@ -77,7 +78,7 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
-	found, roots := discover(s.dirs, s.cfg.Roots, s.cfg.Agents, s.found)
+	found, roots := discover(s.dirs, s.cfg, s.found)
 	s.found = found
 	if s.snap != nil && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) && unchanged(found, s.files) {
 		return s.snap, false, nil // the common case, answered without allocating

@@ -9,7 +9,7 @@ import (
 )
 
 // Grouping keys of a usage report.
-var GroupKeys = []string{"day", "week", "month", "session", "model", "repo"}
+var GroupKeys = []string{"day", "week", "month", "session", "model", "repo", "machine"}
 
 // ReportQuery selects responses for a usage report.
 type ReportQuery struct {
@@ -197,6 +197,8 @@ func groupValue(key string, s *Session, quarter int64, model string, cal func(in
 		return model
 	case "repo":
 		return s.Repo
+	case "machine":
+		return s.Machine
 	}
 	return ""
 }

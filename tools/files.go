@@ -12,6 +12,7 @@ type FileActivityArgs struct {
 	Limit *int   `json:"limit,omitempty" jsonschema:"how many touches to return, 1..500 (default 50)"`
 	TimeRangeArgs
 	RepoArg
+	MachineArg
 }
 
 // FileTouchOut is one read, edit or write of a matching file.

@@ -10,9 +10,10 @@ import (
 
 // UsageReportArgs are the arguments of usage_report.
 type UsageReportArgs struct {
-	GroupBy string `json:"group_by,omitempty" jsonschema:"day, week, month, session, model or repo, or two of them comma-separated (day,model); default day"`
+	GroupBy string `json:"group_by,omitempty" jsonschema:"day, week, month, session, model, repo or machine, or two of them comma-separated (day,model); default day"`
 	TimeRangeArgs
 	RepoArg
+	MachineArg
 	Model string `json:"model,omitempty" jsonschema:"case-insensitive substring of the model id (opus, claude-sonnet-4-5)"`
 	Limit *int   `json:"limit,omitempty" jsonschema:"how many rows to return, 1..1000 (default 200); totals always cover every row"`
 }
@@ -25,6 +26,7 @@ type UsageRow struct {
 	Session  string     `json:"session,omitempty"`
 	Model    string     `json:"model,omitempty"`
 	Repo     string     `json:"repo,omitempty"`
+	Machine  string     `json:"machine,omitempty"`
 	Sessions int        `json:"sessions"`
 	Usage    UsageBlock `json:"usage"`
 }
@@ -52,7 +54,7 @@ type UsageReportOut struct {
 func UsageReport(d Deps) Spec {
 	return define("usage_report", "Usage and cost report",
 		"Token usage and estimated cost (API list price, not a bill) rolled up by day, week, month, session, "+
-			"model or repo, or a pair of them, with filters for time, repo and model. Each API response counts "+
+			"model, repo or machine, or a pair of them, with filters for time, repo, model and machine. Each API response counts "+
 			"once, on its own day in the configured time zone. Use it for \"what did this month cost per repo\"; "+
 			"use pacing_window for the current burn rate.",
 		[]bound{intBound[UsageReportArgs]("limit", 1, 1000, 200, func(a *UsageReportArgs) **int { return &a.Limit })},
@@ -78,7 +80,7 @@ func UsageReport(d Deps) Spec {
 				}
 				row := UsageRow{Sessions: r.Sessions, Usage: usageBlock(r.Usage)}
 				row.Day, row.Week, row.Month = r.Keys["day"], r.Keys["week"], r.Keys["month"]
-				row.Session, row.Repo = r.Keys["session"], r.Keys["repo"]
+				row.Session, row.Repo, row.Machine = r.Keys["session"], r.Keys["repo"], r.Keys["machine"]
 				if m, ok := r.Keys["model"]; ok {
 					row.Model = modelName(m)
 				}
@@ -98,6 +100,7 @@ func zoneName(loc *time.Location) string {
 // PacingArgs are the arguments of pacing_window.
 type PacingArgs struct {
 	Hours *int `json:"hours,omitempty" jsonschema:"the window: the last N hours, 1..168 (default 5)"`
+	MachineArg
 }
 
 // ActiveSession is a session with usage in the window.
@@ -158,8 +161,10 @@ func PacingWindow(d Deps) Spec {
 		})
 }
 
-// CoverageArgs: coverage_stats takes no arguments.
-type CoverageArgs struct{}
+// CoverageArgs: coverage_stats takes only the machine filter.
+type CoverageArgs struct {
+	MachineArg
+}
 
 // ToolCount is how often a tool was called.
 type ToolCount struct {
@@ -203,8 +208,9 @@ type CoverageOut struct {
 
 // RootOut is one configured log root.
 type RootOut struct {
-	Path   string `json:"path"`
-	Exists bool   `json:"exists"`
+	Path    string `json:"path"`
+	Machine string `json:"machine" jsonschema:"the root's label in AGENT_ACTIVITY_LOG_ROOT (laptop=...), local when it has none"`
+	Exists  bool   `json:"exists"`
 }
 
 // CoverageStats is the coverage_stats tool.
@@ -229,7 +235,7 @@ func CoverageStats(d Deps) Spec {
 				AccountingCheck: AccountingOut{SessionsChecked: c.Accounting.SessionsChecked, Agreeing: c.Accounting.Agreeing,
 					Differing: nonNil(c.Accounting.Differing)}}
 			for _, r := range snap.Roots {
-				out.LogRoots = append(out.LogRoots, RootOut{Path: r.Path, Exists: r.Exists})
+				out.LogRoots = append(out.LogRoots, RootOut{Path: r.Path, Machine: r.Machine, Exists: r.Exists})
 			}
 			for m, t := range c.Models {
 				out.Models[modelName(m)] = usageBlock(*t)
