@@ -37,6 +37,9 @@ Usage:
   agent-activity                      serve MCP on stdio (what MCP clients run)
   agent-activity call TOOL [k=v ...]  run one tool and print its JSON answer
   agent-activity doctor               report what the server sees, in plain words
+  agent-activity export --out DIR [--format ndjson|parquet] [--since 30d] [--until T]
+                                      write the responses and tool_calls tables for
+                                      an engine (DuckDB, ClickHouse); see README
   agent-activity install [--scope user|project] [--dry-run]
                                       add this server to Claude Code's config
   agent-activity --version            print the version
@@ -107,6 +110,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "call":
 		return callCommand(ctx, a, args[1:], stdout, stderr)
+	case "export":
+		return exportCommand(ctx, a, args[1:], stderr)
 	}
 	fmt.Fprintf(stderr, "agent-activity: unknown command %q; see --help\n", args[0])
 	return 2
