@@ -107,7 +107,7 @@ func (d *doctorWriter) roots(snap *logs.Snapshot, agent, none string) {
 				state += " (not an error: Codex is simply not read there)"
 			}
 		}
-		d.line("  %s: %s", r.Path, state)
+		d.line("  %s: %s (machine %s)", r.Path, state, r.Machine)
 	}
 	if !listed {
 		d.line("  %s", none)

@@ -38,6 +38,9 @@ Usage:
   agent-activity                      serve MCP on stdio (what MCP clients run)
   agent-activity call TOOL [k=v ...]  run one tool and print its JSON answer
   agent-activity doctor               report what the server sees, in plain words
+  agent-activity export --out DIR [--format ndjson|parquet] [--since 30d] [--until T]
+                                      write the responses and tool_calls tables for
+                                      an engine (DuckDB, ClickHouse); see README
   agent-activity install [--client C] [--scope user|project] [--dry-run]
                                       add this server to a client's config; C is
                                       claude-code (default), claude-desktop, cursor
@@ -51,7 +54,8 @@ Values in k=v are JSON when they parse as JSON (limit=5, roles=["user"]),
 otherwise strings (session=latest).
 
 Environment:
-  AGENT_ACTIVITY_LOG_ROOT           log roots, ':'-separated (default ~/.claude/projects)
+  AGENT_ACTIVITY_LOG_ROOT           log roots, ':'-separated (';' on Windows), each path or
+                                    machine=path (default ~/.claude/projects)
   AGENT_ACTIVITY_CODEX_ROOT         Codex homes, ':'-separated (default ~/.codex; empty: Codex off)
   AGENT_ACTIVITY_PRICING_FILE       JSON pricing override
   AGENT_ACTIVITY_CALLER_SESSION_ID  the calling session's id ("current session")
@@ -116,6 +120,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "call":
 		return callCommand(ctx, a, args[1:], stdout, stderr)
+	case "export":
+		return exportCommand(ctx, a, args[1:], stderr)
 	}
 	fmt.Fprintf(stderr, "agent-activity: unknown command %q; see --help\n", args[0])
 	return 2
@@ -157,9 +163,13 @@ func setup(now func() time.Time) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pricing: %v", err)
 	}
-	roots := splitRoots(env.LogRoot)
-	if len(roots) == 0 {
-		return nil, fmt.Errorf("AGENT_ACTIVITY_LOG_ROOT is empty")
+	entries, err := parseRootList(env.LogRoot, os.PathListSeparator)
+	if err != nil {
+		return nil, err
+	}
+	roots, labels, err := logRoots(entries)
+	if err != nil {
+		return nil, err
 	}
 	if home, err := os.UserHomeDir(); err == nil {
 		redact.SetHome(home) // paths in answers show it as "~"
@@ -170,7 +180,7 @@ func setup(now func() time.Time) (*app, error) {
 	if codexRoots := splitRoots(env.CodexRoot); len(codexRoots) > 0 {
 		sources = append(sources, logs.Source{Agent: codex.Agent{}, Roots: codexRoots})
 	}
-	cfg := logs.Config{Sources: sources, LiveWindow: window, Now: now, Location: loc, Pricing: table, Watch: true,
+	cfg := logs.Config{Sources: sources, RootLabels: labels, LiveWindow: window, Now: now, Location: loc, Pricing: table, Watch: true,
 		CallerSessionID: strings.TrimSpace(env.CallerSessionID)}
 	return &app{cfg: cfg, store: logs.NewStore(cfg), pricingFrom: table.Source()}, nil
 }

@@ -15,24 +15,25 @@ type discovered struct {
 
 // RootInfo says what a configured log root is and whose history it holds.
 type RootInfo struct {
-	Path   string
-	Agent  string // the agent read under it ("claude-code", "codex")
-	Exists bool
+	Path    string
+	Agent   string // the agent read under it ("claude-code", "codex")
+	Machine string // the root's label, LocalMachine when it has none
+	Exists  bool
 }
 
 // discover lists every transcript file of each source's agent under its
-// roots. Unreadable folders and anything that is not a transcript are
-// skipped: discovery never fails.
-func discover(dirs *transcript.DirCache, sources []Source, out []discovered) ([]discovered, []RootInfo) {
+// roots, each root labelled with its machine. Unreadable folders and
+// anything that is not a transcript are skipped: discovery never fails.
+func discover(dirs *transcript.DirCache, cfg Config, out []discovered) ([]discovered, []RootInfo) {
 	dirs.BeginPass()
 	defer dirs.EndPass()
 	out = out[:0]
 	var infos []RootInfo
 	var files []transcript.File
-	for _, src := range sources {
+	for _, src := range cfg.sources() {
 		for _, path := range src.Roots {
-			root := transcript.NewRoot(path, "")
-			infos = append(infos, RootInfo{Path: path, Agent: src.Agent.Name(), Exists: root.Exists()})
+			root := transcript.NewRoot(path, cfg.RootLabels[path])
+			infos = append(infos, RootInfo{Path: path, Agent: src.Agent.Name(), Machine: machineOf(root), Exists: root.Exists()})
 			files = src.Agent.Discover(root, dirs, files[:0])
 			for _, f := range files {
 				out = append(out, discovered{File: f, agent: src.Agent})

@@ -24,8 +24,9 @@ type Snapshot struct {
 	coverageOnce sync.Once
 	coverage     Coverage // computed on first use; see Coverage
 
-	memoMu  sync.Mutex
-	reports map[string]Report // see Report
+	memoMu   sync.Mutex
+	reports  map[string]Report    // see Report
+	machines map[string]*Snapshot // see OnMachine
 }
 
 // Session is a trunk session id with its subagent files.
@@ -34,6 +35,7 @@ type Session struct {
 	Agent      string // whose history it is: "claude-code" or "codex" (transcript.Agent.Name)
 	Key        string // project folder + id: the same id under two folders is two sessions
 	Root       string
+	Machine    string // the label of the session's root; LocalMachine when it has none
 	ProjectDir string
 	Project    string
 	Main       *FileSummary // nil when only subagent files exist
@@ -245,7 +247,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		key := f.ProjectDir + string(filepath.Separator) + sid
 		s := bySession[key]
 		if s == nil {
-			s = &Session{ID: sid, Agent: f.agent.Name(), Key: key, Root: f.Root.Path, ProjectDir: f.ProjectDir, Project: f.Project}
+			s = &Session{ID: sid, Agent: f.agent.Name(), Key: key, Root: f.Root.Path, Machine: machineOf(f.Root), ProjectDir: f.ProjectDir, Project: f.Project}
 			bySession[key] = s
 		}
 		if f.Kind == MainFile {

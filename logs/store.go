@@ -13,15 +13,16 @@ import (
 // Config is everything the logs package needs from its caller. Nothing below
 // main reads the environment or the home directory.
 type Config struct {
-	Roots  []string
-	Agents []transcript.Agent // the formats read under every root of Roots
+	Roots      []string
+	RootLabels map[string]string  // root path -> the machine it holds; a root not in it is LocalMachine
+	Agents     []transcript.Agent // the formats read under every root of Roots
 	// Sources are agents with roots of their own (Codex under ~/.codex
 	// beside Claude Code under ~/.claude/projects), read as well.
 	Sources []Source
 	// Watch turns on the change watcher where the platform has one (Linux):
 	// a look with nothing changed then does no file system work. The stat
 	// sweep stays the fallback and the reference.
-	Watch           bool
+	Watch bool
 	LiveWindow      time.Duration
 	Now             func() time.Time
 	Location        *time.Location
@@ -182,7 +183,7 @@ func (s *Store) look() (found []discovered, roots []RootInfo, ok bool) {
 		}
 	}
 	s.sweeps++
-	found, roots = discover(s.dirs, s.cfg.sources(), s.found)
+	found, roots = discover(s.dirs, s.cfg, s.found)
 	s.found = found
 	if s.watch != nil {
 		s.watch.track(s.dirs.Visited())

@@ -9,7 +9,7 @@ import (
 )
 
 // Grouping keys of a usage report.
-var GroupKeys = []string{"day", "week", "month", "session", "model", "repo", "agent"}
+var GroupKeys = []string{"day", "week", "month", "session", "model", "repo", "agent", "machine"}
 
 // ReportQuery selects responses for a usage report.
 type ReportQuery struct {
@@ -200,6 +200,8 @@ func groupValue(key string, s *Session, quarter int64, model string, cal func(in
 		return s.Repo
 	case "agent":
 		return s.Agent
+	case "machine":
+		return s.Machine
 	}
 	return ""
 }

@@ -36,6 +36,17 @@ func (a AgentArg) filter(ss []*logs.Session) []*logs.Session {
 	}
 	return out
 }
+// MachineArg narrows any tool to the history of one machine. Every tool's
+// arguments embed it; define hands its value to the snapshot the handler
+// reads (Deps.snapshot), so no handler can forget it.
+type MachineArg struct {
+	Machine string `json:"machine,omitempty" jsonschema:"limit to one machine's history: the label of its AGENT_ACTIVITY_LOG_ROOT entry (laptop=~/.claude/projects), local for an unlabelled root; default every machine"`
+}
+
+func (a MachineArg) machineFilter() string { return a.Machine }
+
+// machineScoped is an argument struct that embeds MachineArg.
+type machineScoped interface{ machineFilter() string }
 
 // SinceArg is the start of a time window.
 type SinceArg struct {

@@ -13,6 +13,7 @@ type FileActivityArgs struct {
 	TimeRangeArgs
 	RepoArg
 	AgentArg
+	MachineArg
 }
 
 // FileTouchOut is one read, edit or write of a matching file.

@@ -9,6 +9,7 @@ import (
 // RecapArgs are the arguments of session_recap.
 type RecapArgs struct {
 	SessionArgs
+	MachineArg
 }
 
 // RecapFile is a file the session changed.

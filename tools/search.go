@@ -16,6 +16,7 @@ type SearchArgs struct {
 	AgentArg
 	SessionFilterArg
 	TimeRangeArgs
+	MachineArg
 	Roles []string `json:"roles,omitempty" jsonschema:"any of user (human prompts), assistant (assistant text), tool_result (tool output); default all"`
 	Limit *int     `json:"limit,omitempty" jsonschema:"how many matches to return, 1..200 (default 20)"`
 }
@@ -66,7 +67,7 @@ func SearchTranscripts(d Deps) Spec {
 			q := logs.SearchQuery{Roles: roles, Limit: *a.Limit, Redact: redact.String}
 			var snap *logs.Snapshot
 			var res *logs.SearchResult
-			if a.Session == "" && a.Repo == "" && a.Agent == "" {
+			if a.Session == "" && a.Repo == "" && a.Agent == "" && a.Machine == "" {
 				// Unfiltered: on a cold store, search while reading the files
 				// for their summaries, so each file is read once.
 				cfg := d.Store.Config()

@@ -14,6 +14,7 @@ type ScanSecretsArgs struct {
 	RepoArg
 	AgentArg
 	SinceArg
+	MachineArg
 	MaxFindings *int `json:"max_findings,omitempty" jsonschema:"how many findings to list, 1..1000 (default 200); the summary counts all"`
 }
 

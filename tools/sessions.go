@@ -13,12 +13,14 @@ type ListSessionsArgs struct {
 	AgentArg
 	Since string `json:"since,omitempty" jsonschema:"only sessions active at or after this time: RFC 3339, a date (2026-11-28), today, yesterday, or a duration back from now (24h, 7d)"`
 	Until string `json:"until,omitempty" jsonschema:"only sessions active before this time (a date means through that whole day); same forms as since"`
+	MachineArg
 }
 
 // SessionItem is one session in a list.
 type SessionItem struct {
 	SessionID     string            `json:"session_id"`
 	Agent         string            `json:"agent" jsonschema:"claude-code or codex"`
+	Machine       string            `json:"machine" jsonschema:"the machine whose log root holds the session (its AGENT_ACTIVITY_LOG_ROOT label, local when unlabelled)"`
 	Repo          string            `json:"repo"`
 	Cwd           string            `json:"cwd"`
 	GitBranch     string            `json:"git_branch"`
@@ -58,7 +60,7 @@ func ListRecentSessions(d Deps) Spec {
 			if err := logs.CheckAgent(a.Agent); err != nil {
 				return ListSessionsOut{}, err
 			}
-			if a.Since == "" && a.Until == "" && a.Agent == "" {
+			if a.Since == "" && a.Until == "" && a.Agent == "" && a.Machine == "" {
 				// A cold store answers from the newest files alone.
 				res, ok, err := d.Store.Recent(ctx, limit, a.Repo)
 				if err != nil {
@@ -96,7 +98,7 @@ func ListRecentSessions(d Deps) Spec {
 func sessionItem(snap *logs.Snapshot, s *logs.Session) SessionItem {
 	live := snap.IsLive(s)
 	return SessionItem{
-		SessionID: s.ID, Agent: s.Agent, Repo: s.Repo, Cwd: s.Cwd, GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
+		SessionID: s.ID, Agent: s.Agent, Machine: s.Machine, Repo: s.Repo, Cwd: s.Cwd, GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
 		Start: rfc(s.Start), End: rfc(s.End), MessageCount: s.MessageCount, SubagentCount: len(s.Subagents),
 		APIErrors: s.APIErrors, IsLive: live, SchemaStatus: s.SchemaStatus(), SkippedLines: s.SkippedLines(live),
 		FirstPrompt: text(s.FirstPrompt(), 200), Usage: sessionUsage(s.Usage),

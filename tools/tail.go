@@ -9,6 +9,7 @@ import (
 // TailArgs are the arguments of tail_agent_log.
 type TailArgs struct {
 	SessionArgs
+	MachineArg
 	Limit *int `json:"limit,omitempty" jsonschema:"how many entries from the end, 1..1000 (default 100)"`
 }
 

@@ -10,6 +10,7 @@ import (
 type ToolCallsArgs struct {
 	Session string `json:"session" jsonschema:"session id, a unique prefix of at least 4 characters, or \"latest\" (here including the caller's own session)"`
 	CwdArg
+	MachineArg
 }
 
 // OutcomeBlock counts calls by outcome; the five counts add up to total.

@@ -10,10 +10,11 @@ import (
 
 // UsageReportArgs are the arguments of usage_report.
 type UsageReportArgs struct {
-	GroupBy string `json:"group_by,omitempty" jsonschema:"day, week, month, session, model, repo or agent, or two of them comma-separated (day,model); default day"`
+	GroupBy string `json:"group_by,omitempty" jsonschema:"day, week, month, session, model, repo, agent or machine, or two of them comma-separated (day,model); default day"`
 	TimeRangeArgs
 	RepoArg
 	AgentArg
+	MachineArg
 	Model string `json:"model,omitempty" jsonschema:"case-insensitive substring of the model id (opus, claude-sonnet-4-5)"`
 	Limit *int   `json:"limit,omitempty" jsonschema:"how many rows to return, 1..1000 (default 200); totals always cover every row"`
 }
@@ -27,6 +28,7 @@ type UsageRow struct {
 	Model    string     `json:"model,omitempty"`
 	Repo     string     `json:"repo,omitempty"`
 	Agent    string     `json:"agent,omitempty"`
+	Machine  string     `json:"machine,omitempty"`
 	Sessions int        `json:"sessions"`
 	Usage    UsageBlock `json:"usage"`
 }
@@ -54,7 +56,7 @@ type UsageReportOut struct {
 func UsageReport(d Deps) Spec {
 	return define("usage_report", "Usage and cost report",
 		"Token usage and estimated cost (API list price, not a bill) rolled up by day, week, month, session, "+
-			"model, repo or agent (claude-code, codex), or a pair of them, with filters for time, repo, model and agent. Each API response counts "+
+			"model, repo, agent (claude-code, codex) or machine, or a pair of them, with filters for time, repo, model, agent and machine. Each API response counts "+
 			"once, on its own day in the configured time zone. Use it for \"what did this month cost per repo\"; "+
 			"use pacing_window for the current burn rate.",
 		[]bound{intBound[UsageReportArgs]("limit", 1, 1000, 200, func(a *UsageReportArgs) **int { return &a.Limit })},
@@ -83,7 +85,7 @@ func UsageReport(d Deps) Spec {
 				}
 				row := UsageRow{Sessions: r.Sessions, Usage: usageBlock(r.Usage)}
 				row.Day, row.Week, row.Month = r.Keys["day"], r.Keys["week"], r.Keys["month"]
-				row.Session, row.Repo, row.Agent = r.Keys["session"], r.Keys["repo"], r.Keys["agent"]
+				row.Session, row.Repo, row.Agent, row.Machine = r.Keys["session"], r.Keys["repo"], r.Keys["agent"], r.Keys["machine"]
 				if m, ok := r.Keys["model"]; ok {
 					row.Model = modelName(m)
 				}
@@ -104,6 +106,7 @@ func zoneName(loc *time.Location) string {
 type PacingArgs struct {
 	Hours *int `json:"hours,omitempty" jsonschema:"the window: the last N hours, 1..168 (default 5)"`
 	AgentArg
+	MachineArg
 }
 
 // ActiveSession is a session with usage in the window.
@@ -167,8 +170,10 @@ func PacingWindow(d Deps) Spec {
 		})
 }
 
-// CoverageArgs: coverage_stats takes no arguments.
-type CoverageArgs struct{}
+// CoverageArgs: coverage_stats takes only the machine filter.
+type CoverageArgs struct {
+	MachineArg
+}
 
 // ToolCount is how often a tool was called.
 type ToolCount struct {
@@ -212,8 +217,9 @@ type CoverageOut struct {
 
 // RootOut is one configured log root.
 type RootOut struct {
-	Path   string `json:"path"`
-	Exists bool   `json:"exists"`
+	Path    string `json:"path"`
+	Machine string `json:"machine" jsonschema:"the root's label in AGENT_ACTIVITY_LOG_ROOT (laptop=...), local when it has none"`
+	Exists  bool   `json:"exists"`
 }
 
 // CoverageStats is the coverage_stats tool.
@@ -238,7 +244,7 @@ func CoverageStats(d Deps) Spec {
 				AccountingCheck: AccountingOut{SessionsChecked: c.Accounting.SessionsChecked, Agreeing: c.Accounting.Agreeing,
 					Differing: nonNil(c.Accounting.Differing)}}
 			for _, r := range snap.Roots {
-				out.LogRoots = append(out.LogRoots, RootOut{Path: r.Path, Exists: r.Exists})
+				out.LogRoots = append(out.LogRoots, RootOut{Path: r.Path, Machine: r.Machine, Exists: r.Exists})
 			}
 			for m, t := range c.Models {
 				out.Models[modelName(m)] = usageBlock(*t)
