@@ -22,7 +22,7 @@ type Config struct {
 	// Watch turns on the change watcher where the platform has one (Linux):
 	// a look with nothing changed then does no file system work. The stat
 	// sweep stays the fallback and the reference.
-	Watch bool
+	Watch           bool
 	LiveWindow      time.Duration
 	Now             func() time.Time
 	Location        *time.Location

@@ -36,6 +36,7 @@ func (a AgentArg) filter(ss []*logs.Session) []*logs.Session {
 	}
 	return out
 }
+
 // MachineArg narrows any tool to the history of one machine. Every tool's
 // arguments embed it; define hands its value to the snapshot the handler
 // reads (Deps.snapshot), so no handler can forget it.
