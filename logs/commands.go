@@ -117,9 +117,12 @@ const maxShellDepth = 16
 // commandPatterns that one of its simple commands matches, each once, in the
 // order the simple commands appear (`go build ./... && go test ./...` is
 // [build, test]). It returns nil for a command that is none of them.
-func ClassifyCommand(cmd string) []CommandKind {
+func ClassifyCommand(cmd string) []CommandKind { return kindsOf(commandParts(cmd)) }
+
+// kindsOf is ClassifyCommand over a command already split into parts.
+func kindsOf(parts []commandPart) []CommandKind {
 	var kinds []CommandKind
-	for _, p := range commandParts(cmd) {
+	for _, p := range parts {
 		for _, k := range p.kinds {
 			if !slices.Contains(kinds, k) {
 				kinds = append(kinds, k)
@@ -178,8 +181,10 @@ func CommitMessage(cmd string) (msg string, ok bool) {
 // The directory a `cd` went to is dropped on purpose: agents prefix the
 // repository root they already are in (`cd /repo && go test ./...`), and that
 // must match a bare re-run. It returns "" for a command with no words.
-func CommandTarget(cmd string) string {
-	parts := commandParts(cmd)
+func CommandTarget(cmd string) string { return targetOf(commandParts(cmd)) }
+
+// targetOf is CommandTarget over a command already split into parts.
+func targetOf(parts []commandPart) string {
 	keep := make([]bool, len(parts))
 	some := false
 	for i, p := range parts {

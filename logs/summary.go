@@ -62,6 +62,8 @@ type Call struct {
 	Path      string     // file path for file tools
 	Action    FileAction // how Path was touched
 	Result    ResultState
+	Kinds     CommandKinds // what a shell call's command does (see classifyCall)
+	Target    uint64       // what the call acted on, for "the same call again" (see classifyCall)
 }
 
 // SummaryLine is a `summary` line: a title plus the uuid of the line it describes.
@@ -437,6 +439,7 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 		if call.Action != ActionNone {
 			c.Path, c.Action = transcript.Clip(call.Path, 1000), call.Action
 		}
+		c.Kinds, c.Target = classifyCall(&call)
 		if st, ok := f.orphans[ch]; ok {
 			c.Result = st
 			delete(f.orphans, ch)

@@ -66,6 +66,16 @@ var goldenCases = []goldenCase{
 	{tool: "list_recent_sessions", name: "since_until", args: `{"since":"2026-11-25","until":"2026-11-26","limit":3}`},
 	{tool: "list_recent_sessions", name: "bad_since", args: `{"since":"last week"}`, wantErr: true},
 
+	{tool: "list_recent_sessions", name: "outcome", args: `{"outcome":"files_changed"}`},
+	{tool: "list_recent_sessions", name: "bad_outcome", args: `{"outcome":"committed"}`, wantErr: true},
+
+	{tool: "summarize_work", name: "defaults", args: `{}`},
+	{tool: "summarize_work", name: "repo_days", args: `{"repo":"titles","since":"2026-11-27","until":"2026-11-28"}`},
+	{tool: "summarize_work", name: "page", args: `{"since":"30d","limit":3}`},
+	{tool: "summarize_work", name: "next_page", args: `{"since":"30d","limit":3,"cursor":"sw1.1a223516e88.da257847.98759fb8"}`},
+	{tool: "summarize_work", name: "bad_limit", args: `{"limit":51}`, wantErr: true},
+	{tool: "summarize_work", name: "bad_cursor", args: `{"cursor":"sw1.x"}`, wantErr: true},
+
 	{tool: "tail_agent_log", name: "split_usage", args: `{"session":"dae68d1d"}`},
 	{tool: "tail_agent_log", name: "limit", args: `{"session":"b86f27bf","limit":3}`},
 	{tool: "tail_agent_log", name: "bad_session", args: `{"session":"../../etc/passwd"}`, wantErr: true},
