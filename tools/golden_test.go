@@ -36,9 +36,16 @@ var fixtureNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 // returns the copy's root and a cold store over it with the real pricing
 // table and a fixed clock.
 func fixtureStore(tb testing.TB) (string, *logs.Store) {
+	return treeStore(tb, "projects", fixtureNow, time.UTC)
+}
+
+// treeStore copies the fixture tree testdata/<tree> and returns the copy's
+// root and a cold store over it with the real pricing table, the clock at now
+// and days in loc.
+func treeStore(tb testing.TB, tree string, now time.Time, loc *time.Location) (string, *logs.Store) {
 	tb.Helper()
 	root := filepath.Join(tb.TempDir(), "projects")
-	if err := fixture.CopyTree(filepath.Join("..", "testdata", "projects"), root); err != nil {
+	if err := fixture.CopyTree(filepath.Join("..", "testdata", tree), root); err != nil {
 		tb.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join("..", "pricing.json"))
@@ -49,7 +56,7 @@ func fixtureStore(tb testing.TB) (string, *logs.Store) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return root, logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root}, Now: func() time.Time { return fixtureNow }, Pricing: table, Location: time.UTC})
+	return root, logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root}, Now: func() time.Time { return now }, Pricing: table, Location: loc})
 }
 
 // goldenCase is one call: a tool, its arguments, and whether it must fail.
