@@ -2,6 +2,7 @@ package logs
 
 import (
 	"hash/maphash"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,13 +37,59 @@ func kindSet(kinds []CommandKind) CommandKinds {
 // file; for any other tool its whole input. The key is never 0.
 func classifyCall(c *transcript.Call) (CommandKinds, uint64) {
 	if cmd := c.Input.Command; cmd != "" {
-		parts := commandParts(cmd)
-		return kindSet(kindsOf(parts)), idHash("$ " + targetOf(parts))
+		return classifyShell(cmd)
 	}
 	if c.Action == ActionEdit || c.Action == ActionWrite {
 		return 0, idHash("@ " + c.Path)
 	}
 	return 0, maphash.Bytes(idSeed, c.Input.Raw) | 1
+}
+
+// classifyShell returns the kinds of cmd (ClassifyCommand) and the key of
+// its CommandTarget, hashed as it is written (never built). A command of
+// plain words alone, the most common kind (`go test ./...`, `ls -la src`,
+// `npm run build`), is one simple command whose words are its fields: it
+// skips the lexer. TestClassifyShellFastPath holds the two paths equal.
+func classifyShell(cmd string) (CommandKinds, uint64) {
+	var h maphash.Hash
+	h.SetSeed(idSeed)
+	h.WriteString("$ ")
+	words, ok := plainWords(cmd)
+	if !ok {
+		parts := commandParts(cmd)
+		writeTarget(&h, parts)
+		return kindSet(kindsOf(parts)), h.Sum64() | 1
+	}
+	kinds, argv := classifyArgv(words)
+	if len(kinds) == 0 {
+		argv = words
+	}
+	writeWords(&h, argv)
+	return kindSet(kinds), h.Sum64() | 1
+}
+
+// plainWords returns the words of a command made only of the characters the
+// lexer reads as literal text (letters, digits, _@%+:,./-=) and blanks, when
+// it is one simple command the lexer would read word for word: its first word
+// is no assignment, no reserved word and no shell (`bash -c x` runs x).
+func plainWords(cmd string) ([]string, bool) {
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("_@%+:,./-= \t", c) >= 0:
+		default:
+			return nil, false
+		}
+	}
+	words := strings.Fields(cmd)
+	if len(words) == 0 || strings.IndexByte(words[0], '=') >= 0 || slices.Contains(shReserved, words[0]) {
+		return nil, false
+	}
+	if _, isShell := shellScript([]string{words[0], "-c", ""}); isShell {
+		return nil, false
+	}
+	return words, true
 }
 
 // OutcomeKind is one kind of outcome a session can have.

@@ -267,3 +267,32 @@ func TestParseOutcomeKind(t *testing.T) {
 		t.Errorf("bad kind: %v", err)
 	}
 }
+
+// The fast path of classifyShell agrees with the lexer on every command of
+// the command tests, on their targets, and on plain-word variations.
+func TestClassifyShellFastPath(t *testing.T) {
+	cmds := []string{"go test ./...", "  go   test\t./...  ", "ls -la /tmp", "npm run build", "timeout 60 go test ./...",
+		"make", "make -C dir test", "git push -u origin main", "gh pr create --title x", "uv run pytest -q",
+		"python -m pytest", "env GOFLAGS=-count=1 go test ./...", "cd /repo", "bash -c ls", "sh", "if true", "x=1 go test",
+		"go test -run=TestA ./...", "go test ./... 2", "cargo +nightly test", "npx vitest run", "docker buildx build ."}
+	for _, c := range classifyCases {
+		cmds = append(cmds, c.cmd, CommandTarget(c.cmd))
+	}
+	fast := 0
+	for _, cmd := range cmds {
+		if cmd == "" {
+			continue
+		}
+		parts := commandParts(cmd)
+		wantKinds, wantKey := kindSet(kindsOf(parts)), idHash("$ "+CommandTarget(cmd))
+		if _, ok := plainWords(cmd); ok {
+			fast++
+		}
+		if k, key := classifyShell(cmd); k != wantKinds || key != wantKey {
+			t.Errorf("classifyShell(%q) = %b %x, the lexer says %b %x (target %q)", cmd, k, key, wantKinds, wantKey, CommandTarget(cmd))
+		}
+	}
+	if fast < 20 {
+		t.Errorf("only %d commands took the fast path", fast)
+	}
+}

@@ -54,15 +54,16 @@ func (m *Message) Counts() bool { return m.HasUsage && !m.Synthetic }
 // Call is one tool_use block joined to its result in the same file. Only a
 // hash of its id is kept in memory; tools that show ids re-read the file.
 type Call struct {
-	Key       uint64 // IDKey of the tool_use id
-	Name      string
-	Time      int64
+	Key  uint64 // IDKey of the tool_use id
+	Name string
+	Time int64
+	Line int32
+	// The small fields share one word (a Call is 64 bytes; there are millions).
 	Sidechain bool
-	Line      int32
-	Path      string     // file path for file tools
 	Action    FileAction // how Path was touched
 	Result    ResultState
 	Kinds     CommandKinds // what a shell call's command does (see classifyCall)
+	Path      string       // file path for file tools
 	Target    uint64       // what the call acted on, for "the same call again" (see classifyCall)
 }
 

@@ -490,3 +490,29 @@ func TestListRecentSessionsOutcomeFilter(t *testing.T) {
 		t.Errorf("a bad outcome: %v", err)
 	}
 }
+
+// TestSummarizeWorkReplayedCalls: a call copied into several files or
+// sessions is merged once (testdata/replay, SPEC §3). The resumed session's
+// copy of its parent's failed `go test` is the parent's failure, and the
+// resumed session's ok run resolves it; the workers' four copies of a failed
+// `git add` are one unresolved failure.
+func TestSummarizeWorkReplayedCalls(t *testing.T) {
+	clock := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	_, store := treeStore(t, "replay", clock, time.UTC)
+	spec := toolOf(t, All(Deps{Store: store}), "summarize_work")
+	resumed := callJSON[SummarizeOut](t, spec, map[string]any{"repo": "resumed", "since": "30d"})
+	if len(resumed.Sessions) != 2 || len(resumed.UnresolvedFailures) != 0 || len(resumed.FilesChanged) != 1 || resumed.FilesChanged[0].Edits != 2 ||
+		len(resumed.TestsAndBuilds) != 1 || resumed.TestsAndBuilds[0].Outcome != "passed" || resumed.TestsAndBuilds[0].ToolUseID != "toolu_01ResumedGoTestOk5eV4" {
+		t.Errorf("resumed: %d sessions, unresolved %+v, files %+v, checks %+v", len(resumed.Sessions), resumed.UnresolvedFailures,
+			resumed.FilesChanged, resumed.TestsAndBuilds)
+	}
+	workers := callJSON[SummarizeOut](t, spec, map[string]any{"repo": "workers", "since": "30d"})
+	var ids []string
+	for _, u := range workers.UnresolvedFailures {
+		ids = append(ids, u.ToolUseID)
+	}
+	want := []string{"toolu_01ForkGoTestFail3nV5x", "toolu_01AsideReadMissing8wQ", "toolu_01GitAddWrongPath7hQ2mZ"}
+	if !reflect.DeepEqual(ids, want) || workers.CommitsTotal != 1 || workers.FilesChanged[0].Edits != 1 {
+		t.Errorf("workers: unresolved %v (want %v), %d commits, files %+v", ids, want, workers.CommitsTotal, workers.FilesChanged)
+	}
+}
