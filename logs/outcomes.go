@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"cmp"
 	"hash/maphash"
 	"slices"
 	"sort"
@@ -143,20 +144,35 @@ type Outcome struct {
 // sessionCalls returns the calls of s in the order they were made (by time;
 // ties in file order, main file first), each once: a copy of a call in
 // another file of the session (a worker replaying its parent's prefix) is the
-// same call and stays where it first appeared. Calls are copied out of the
+// same call and stays where it first appeared. The calls point into the
 // summaries, which are never mutated.
-func sessionCalls(s *Session) []Call {
-	var out []Call
-	seen := map[uint64]bool{}
-	for _, f := range s.Files() {
-		for _, c := range f.Calls {
-			if !seen[c.Key] {
+func sessionCalls(s *Session) []*Call {
+	files := s.Files()
+	n := 0
+	for _, f := range files {
+		n += len(f.Calls)
+	}
+	out := make([]*Call, 0, n)
+	var seen map[uint64]bool // a file holds each call once: only several files need it
+	if len(files) > 1 {
+		seen = make(map[uint64]bool, n)
+	}
+	for _, f := range files {
+		for i := range f.Calls {
+			c := &f.Calls[i]
+			if seen != nil {
+				if seen[c.Key] {
+					continue
+				}
 				seen[c.Key] = true
-				out = append(out, c)
 			}
+			out = append(out, c)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Time < out[j].Time })
+	byTime := func(a, b *Call) int { return cmp.Compare(a.Time, b.Time) }
+	if !slices.IsSortedFunc(out, byTime) { // a single file mostly is
+		slices.SortStableFunc(out, byTime)
+	}
 	return out
 }
 
@@ -190,10 +206,9 @@ func (snap *Snapshot) HasOutcome(s *Session, k OutcomeKind) bool {
 	return false
 }
 
-func sessionOutcomes(s *Session, calls []Call, live bool) []Outcome {
+func sessionOutcomes(s *Session, calls []*Call, live bool) []Outcome {
 	var edit, commit, push, pr, test, build *Call
-	for i := range calls {
-		c := &calls[i]
+	for _, c := range calls {
 		ok := c.Result == transcript.ResultOK
 		if ok && (c.Action == ActionEdit || c.Action == ActionWrite) {
 			edit = c
@@ -298,37 +313,44 @@ func (snap *Snapshot) Recoveries(s *Session) []Recovery {
 	return rec
 }
 
+// Unresolved returns the failing calls of s that no later ok call of the same
+// tool on the same target followed, in the order they were made.
+func (snap *Snapshot) Unresolved(s *Session) []Call {
+	calls := sessionCalls(s)
+	_, left := recoveriesIn(calls)
+	out := make([]Call, len(left))
+	for i, j := range left {
+		out[i] = *calls[j]
+	}
+	return out
+}
+
 // recoveriesIn pairs every failing call (an error; a rejection is the user's
 // choice, not a failure) of calls, which are in the order they were made,
 // with the first later ok call of the same tool on the same target. Failures
-// left without one are returned as unresolved, in order.
-func recoveriesIn(calls []Call) (rec []Recovery, unresolved []Call) {
+// left without one are returned as unresolved: their indexes, in order.
+func recoveriesIn(calls []*Call) (rec []Recovery, unresolved []int) {
 	type key struct {
 		name   string
 		target uint64
 	}
 	waiting := map[key][]int{}
-	for i := range calls {
-		c := &calls[i]
+	for i, c := range calls {
 		k := key{c.Name, c.Target}
 		switch c.Result {
 		case transcript.ResultError:
 			waiting[k] = append(waiting[k], i)
 		case transcript.ResultOK:
 			for _, j := range waiting[k] {
-				rec = append(rec, Recovery{Failed: calls[j], Recovered: *c, Steps: i - j - 1})
+				rec = append(rec, Recovery{Failed: *calls[j], Recovered: *c, Steps: i - j - 1})
 			}
 			delete(waiting, k)
 		}
 	}
 	sort.SliceStable(rec, func(a, b int) bool { return rec[a].Failed.Time < rec[b].Failed.Time })
-	var left []int
 	for _, js := range waiting {
-		left = append(left, js...)
+		unresolved = append(unresolved, js...)
 	}
-	sort.Ints(left)
-	for _, j := range left {
-		unresolved = append(unresolved, calls[j])
-	}
+	sort.Ints(unresolved)
 	return rec, unresolved
 }

@@ -228,9 +228,8 @@ func TestRecoveries(t *testing.T) {
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("recoveries %v, want %v", got, c.want)
 			}
-			_, unresolved := recoveriesIn(sessionCalls(s))
 			var ids []string
-			for _, u := range unresolved {
+			for _, u := range sn.Unresolved(s) {
 				ids = append(ids, idOf(t, s, u.Key))
 			}
 			if !reflect.DeepEqual(ids, c.unresolved) {

@@ -75,16 +75,42 @@ type WorkPR struct {
 	ID      string // the `gh pr create` tool_use id, when a call opened it
 }
 
-// workCall is a call and the session it belongs to.
-type workCall struct {
-	s *Session
-	c Call
+// callAt is a call of the window and where it stands in the order calls
+// were made: by time, then the session's place in start order, the file's
+// place in its session (main first), the call's place in its file.
+type callAt struct {
+	s               *Session
+	c               *Call
+	rank, file, idx int32
 }
 
-// windowCalls returns the calls of the sessions in the order they were made,
-// each once: a call copied into several sessions (a resumed session replays
-// its parent) belongs to the one that started first (ties to the smaller id).
-func windowCalls(sessions []*Session) []workCall {
+func (a *callAt) before(b *callAt) bool {
+	switch {
+	case a.c.Time != b.c.Time:
+		return a.c.Time < b.c.Time
+	case a.rank != b.rank:
+		return a.rank < b.rank
+	case a.file != b.file:
+		return a.file < b.file
+	}
+	return a.idx < b.idx
+}
+
+// targetKey is "the same tool on the same target".
+type targetKey struct {
+	name   string
+	target uint64
+}
+
+// windowCalls returns the calls of the sessions that the merged lists show
+// (ok edits and writes, commits, ok PR creations, test and build runs, and
+// failures), each once: a call copied into several files or sessions (a
+// worker or a resumed session replaying its parent) belongs where it first
+// appeared, the session that started first (ties to the smaller id), main
+// file first. unresolved are the failures no later ok call of the same tool
+// on the same target followed anywhere in the sessions. Neither is sorted:
+// only a few calls of a window need an order.
+func windowCalls(sessions []*Session) (shown, unresolved []callAt) {
 	byStart := append([]*Session(nil), sessions...)
 	sort.SliceStable(byStart, func(i, j int) bool {
 		if byStart[i].Start != byStart[j].Start {
@@ -92,18 +118,54 @@ func windowCalls(sessions []*Session) []workCall {
 		}
 		return byStart[i].ID < byStart[j].ID
 	})
-	var out []workCall
-	seen := map[uint64]bool{}
-	for _, s := range byStart {
-		for _, c := range sessionCalls(s) {
-			if !seen[c.Key] {
-				seen[c.Key] = true
-				out = append(out, workCall{s, c})
+	each := func(fn func(at callAt)) {
+		for r, s := range byStart {
+			for fi, f := range s.Files() {
+				for ci := range f.Calls {
+					fn(callAt{s, &f.Calls[ci], int32(r), int32(fi), int32(ci)})
+				}
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].c.Time < out[j].c.Time })
-	return out
+	seen := map[uint64]bool{}
+	var failed []callAt
+	failing := map[targetKey]bool{}
+	each(func(at callAt) {
+		c := at.c
+		ok := c.Result == transcript.ResultOK
+		shows := ok && (c.Action == ActionEdit || c.Action == ActionWrite || c.Kinds.Has(CommandPROpen)) ||
+			c.Kinds.Has(CommandCommit) || (ran(c) && (c.Kinds.Has(CommandTest) || c.Kinds.Has(CommandBuild))) ||
+			c.Result == transcript.ResultError
+		if !shows || seen[c.Key] {
+			return
+		}
+		seen[c.Key] = true
+		shown = append(shown, at)
+		if c.Result == transcript.ResultError {
+			failed = append(failed, at)
+			failing[targetKey{c.Name, c.Target}] = true
+		}
+	})
+	lastOK := map[targetKey]callAt{}
+	each(func(at callAt) {
+		c := at.c
+		if c.Result != transcript.ResultOK {
+			return
+		}
+		k := targetKey{c.Name, c.Target}
+		if !failing[k] {
+			return
+		}
+		if last, ok := lastOK[k]; !ok || last.before(&at) {
+			lastOK[k] = at
+		}
+	})
+	for _, f := range failed {
+		if last, ok := lastOK[targetKey{f.c.Name, f.c.Target}]; !ok || !f.before(&last) {
+			unresolved = append(unresolved, f)
+		}
+	}
+	return shown, unresolved
 }
 
 // prURL finds a pull request's address in `gh pr create`'s output.
@@ -113,9 +175,10 @@ var prURL = regexp.MustCompile(`https?://[^\s"'<>()]+/pull/[0-9]+`)
 func FindPRURL(text string) string { return prURL.FindString(text) }
 
 // SummarizeWork merges what the sessions of q did. It re-reads the main file
-// of each page session (for its final text), the main file of the newest
-// session with a task list, and the files holding the calls whose text is
-// shown; everything else comes from the summaries.
+// of each page session (decoding only assistant text, for its final text),
+// the main file of the newest session with a task list, and the files
+// holding the calls whose text is shown; everything else comes from the
+// summaries.
 func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, error) {
 	w := &Work{}
 	order := map[*Session]int{}
@@ -123,41 +186,40 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		order[s] = i
 		w.Usage.Merge(s.Usage.Total)
 	}
-	calls := windowCalls(q.Sessions)
+	shown, unresolved := windowCalls(q.Sessions)
+	newestFirst := func(xs []callAt) {
+		sort.Slice(xs, func(i, j int) bool { return xs[j].before(&xs[i]) })
+	}
+	newestFirst(shown)
+	newestFirst(unresolved)
 
 	files := map[string]*WorkFile{}
 	var pending []*WorkCall // calls whose text is read below
-	var prCalls []workCall
-	checks := map[uint64]int{} // target -> index in w.Checks
-	for _, wc := range calls {
-		c := wc.c
+	var prCalls []callAt
+	checks := map[uint64]bool{} // targets already listed
+	for _, at := range shown {
+		c := *at.c
 		ok := c.Result == transcript.ResultOK
 		if ok && (c.Action == ActionEdit || c.Action == ActionWrite) {
 			f := files[c.Path]
 			if f == nil {
-				f = &WorkFile{Path: c.Path}
+				f = &WorkFile{Path: c.Path, Last: c.Time}
 				files[c.Path] = f
 			}
 			f.Edits++
-			f.Last = max(f.Last, c.Time)
-			if !slices.Contains(f.Sessions, wc.s) {
-				f.Sessions = append(f.Sessions, wc.s)
+			if !slices.Contains(f.Sessions, at.s) {
+				f.Sessions = append(f.Sessions, at.s)
 			}
 		}
 		if c.Kinds.Has(CommandCommit) {
-			w.Commits = append(w.Commits, WorkCall{Session: wc.s, Call: c})
+			w.Commits = append(w.Commits, WorkCall{Session: at.s, Call: c})
 		}
 		if ok && c.Kinds.Has(CommandPROpen) {
-			prCalls = append(prCalls, wc)
+			prCalls = append(prCalls, at)
 		}
-		if ran(&c) && (c.Kinds.Has(CommandTest) || c.Kinds.Has(CommandBuild)) {
-			check := WorkCheck{WorkCall: WorkCall{Session: wc.s, Call: c}}
-			if i, seen := checks[c.Target]; seen {
-				w.Checks[i] = check
-			} else {
-				checks[c.Target] = len(w.Checks)
-				w.Checks = append(w.Checks, check)
-			}
+		if ran(&c) && (c.Kinds.Has(CommandTest) || c.Kinds.Has(CommandBuild)) && !checks[c.Target] {
+			checks[c.Target] = true // newest first: the first run seen is the last one made
+			w.Checks = append(w.Checks, WorkCheck{WorkCall: WorkCall{Session: at.s, Call: c}})
 		}
 	}
 	for _, f := range files {
@@ -170,19 +232,8 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		}
 		return w.Files[i].Path < w.Files[j].Path
 	})
-	slices.Reverse(w.Commits)
-	sort.SliceStable(w.Checks, func(i, j int) bool { return w.Checks[i].Call.Time > w.Checks[j].Call.Time })
-	plain := make([]Call, len(calls))
-	for i, wc := range calls {
-		plain[i] = wc.c
-	}
-	_, unresolved := recoveriesIn(plain)
-	owner := map[uint64]*Session{}
-	for _, wc := range calls {
-		owner[wc.c.Key] = wc.s
-	}
-	for i := len(unresolved) - 1; i >= 0; i-- {
-		w.Unresolved = append(w.Unresolved, WorkCall{Session: owner[unresolved[i].Key], Call: unresolved[i]})
+	for _, at := range unresolved {
+		w.Unresolved = append(w.Unresolved, WorkCall{Session: at.s, Call: *at.c})
 	}
 
 	// The calls whose text is shown.
@@ -196,8 +247,8 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		pending = append(pending, &w.Unresolved[i])
 	}
 	prDetails := make([]*WorkCall, len(prCalls))
-	for i, wc := range prCalls {
-		prDetails[i] = &WorkCall{Session: wc.s, Call: wc.c}
+	for i, at := range prCalls {
+		prDetails[i] = &WorkCall{Session: at.s, Call: *at.c}
 		pending = append(pending, prDetails[i])
 	}
 	if err := snap.readWorkCalls(ctx, pending); err != nil {
@@ -211,26 +262,14 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 	w.PRs = workPRs(q.Sessions, prDetails, order)
 
 	// Texts: the page's final texts, the newest task list.
-	texts := map[*Session]*Recap{}
-	readMain := func(s *Session) (*Recap, error) {
-		if r := texts[s]; r != nil || s.Main == nil {
-			return r, nil
-		}
-		r := &Recap{}
-		if err := r.readMain(ctx, s.Main); err != nil {
-			return nil, unreadable(s, err)
-		}
-		texts[s] = r
-		return r, nil
-	}
 	for _, s := range q.Page {
-		r, err := readMain(s)
-		if err != nil {
-			return nil, err
-		}
 		ws := WorkSession{Session: s}
-		if r != nil {
-			ws.FinalText = r.FinalText
+		if s.Main != nil {
+			text, err := finalText(ctx, s.Main)
+			if err != nil {
+				return nil, unreadable(s, err)
+			}
+			ws.FinalText = text
 		}
 		w.Page = append(w.Page, ws)
 	}
@@ -238,9 +277,9 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		if s.Main == nil || s.Main.ToolCounts["TodoWrite"]+s.Main.ToolCounts["TaskCreate"] == 0 {
 			continue
 		}
-		r, err := readMain(s)
-		if err != nil {
-			return nil, err
+		r := &Recap{}
+		if err := r.readMain(ctx, s.Main); err != nil {
+			return nil, unreadable(s, err)
 		}
 		if r.TodoSource != "" {
 			w.TodoSession, w.TodoID, w.Todos = s, r.TodoID, r.Todos
@@ -248,6 +287,22 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		}
 	}
 	return w, nil
+}
+
+// finalText returns the last real model text of a main file's main thread
+// (what Recap.FinalText is), decoding the text of assistant lines only.
+func finalText(ctx context.Context, f *FileSummary) (string, error) {
+	var out string
+	err := f.eachEntryLazy(ctx, func(er transcript.EntryReader, e *transcript.Entry) bool {
+		if e.Sidechain || e.Role != transcript.RoleAssistant || (e.Response != nil && e.Response.APIError) {
+			return true
+		}
+		if e, _ = er.Entry(transcript.WantText); e.Text != "" {
+			out = transcript.Clip(e.Text, 1000)
+		}
+		return true
+	})
+	return out, err
 }
 
 // readWorkCalls fills the text of the calls, one pass over each session's
