@@ -52,21 +52,34 @@ func classifyCall(c *transcript.Call) (CommandKinds, uint64) {
 // `npm run build`), is one simple command whose words are its fields: it
 // skips the lexer. TestClassifyShellFastPath holds the two paths equal.
 func classifyShell(cmd string) (CommandKinds, uint64) {
+	words, ok := plainWords(cmd)
+	if !ok {
+		return classifyParts(commandParts(cmd))
+	}
 	var h maphash.Hash
 	h.SetSeed(idSeed)
 	h.WriteString("$ ")
-	words, ok := plainWords(cmd)
-	if !ok {
-		parts := commandParts(cmd)
-		writeTarget(&h, parts)
-		return kindSet(kindsOf(parts)), h.Sum64() | 1
-	}
 	kinds, argv := classifyArgv(words)
 	if len(kinds) == 0 {
 		argv = words
 	}
-	writeWords(&h, argv)
+	// Plain words need no quotes (writeWords would write them as they are).
+	for i, w := range argv {
+		if i > 0 {
+			h.WriteByte(' ')
+		}
+		h.WriteString(w)
+	}
 	return kindSet(kinds), h.Sum64() | 1
+}
+
+// classifyParts is classifyShell for a command the lexer split.
+func classifyParts(parts []commandPart) (CommandKinds, uint64) {
+	var h maphash.Hash
+	h.SetSeed(idSeed)
+	h.WriteString("$ ")
+	writeTarget(&h, parts)
+	return kindSet(kindsOf(parts)), h.Sum64() | 1
 }
 
 // plainWords returns the words of a command made only of the characters the
