@@ -48,6 +48,12 @@ func treeStore(tb testing.TB, tree string, now time.Time, loc *time.Location) (s
 	if err := fixture.CopyTree(filepath.Join("..", "testdata", tree), root); err != nil {
 		tb.Fatal(err)
 	}
+	return root, rootsStore(tb, []string{root}, now, loc)
+}
+
+// rootsStore is a cold store over roots with the real pricing table.
+func rootsStore(tb testing.TB, roots []string, now time.Time, loc *time.Location) *logs.Store {
+	tb.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "pricing.json"))
 	if err != nil {
 		tb.Fatal(err)
@@ -56,7 +62,7 @@ func treeStore(tb testing.TB, tree string, now time.Time, loc *time.Location) (s
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return root, logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root}, Now: func() time.Time { return now }, Pricing: table, Location: loc})
+	return logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: roots, Now: func() time.Time { return now }, Pricing: table, Location: loc})
 }
 
 // goldenCase is one call: a tool, its arguments, and whether it must fail.

@@ -516,3 +516,45 @@ func TestSummarizeWorkReplayedCalls(t *testing.T) {
 		t.Errorf("workers: unresolved %v (want %v), %d commits, files %+v", ids, want, workers.CommitsTotal, workers.FilesChanged)
 	}
 }
+
+// TestSummarizeWorkBudget: over the public corpus (real sessions, long
+// prompts, many files and failures) every answer fits its budget: 12,000
+// characters with the default limit, at most 40,000 with any.
+func TestSummarizeWorkBudget(t *testing.T) {
+	base := filepath.Join("..", "..", "shared", "corpus", "public")
+	if _, err := os.Stat(base); err != nil {
+		t.Skipf("public corpus not found at %s", base)
+	}
+	var roots []string
+	filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == "projects" {
+			roots = append(roots, p)
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	store := rootsStore(t, roots, time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), time.UTC)
+	spec := toolOf(t, All(Deps{Store: store}), "summarize_work")
+	if spec.Tool.Meta == nil || spec.Tool.Meta.AdditionalFields["anthropic/alwaysLoad"] != true {
+		t.Errorf("summarize_work does not set _meta anthropic/alwaysLoad")
+	}
+	for _, limit := range []int{0, 1, 3, 10, 11, 25, 50} {
+		for _, repo := range []string{"", "webtech", "Custom_Addons"} {
+			args := map[string]any{"since": "2000-01-01", "repo": repo}
+			budget := 12000
+			if limit > 0 {
+				args["limit"] = limit
+				budget = summarizeBudget(limit)
+			}
+			raw, _ := json.Marshal(args)
+			out, err := spec.Call(context.Background(), raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(out)
+			if len(b) > budget || budget > 40000 {
+				t.Errorf("%s: %d characters, budget %d", raw, len(b), budget)
+			}
+		}
+	}
+}
