@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/internal/stdiotest"
 )
 
@@ -19,14 +20,10 @@ func corpusRootList(t *testing.T) string {
 		t.Skipf("public corpus not found at %s", base)
 	}
 	var roots []string
-	filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() && d.Name() == "projects" {
-			abs, _ := filepath.Abs(p)
-			roots = append(roots, abs)
-			return filepath.SkipDir
-		}
-		return nil
-	})
+	for _, p := range fixture.ProjectRoots(base) {
+		abs, _ := filepath.Abs(p)
+		roots = append(roots, abs)
+	}
 	if len(roots) == 0 {
 		t.Skip("no projects folder in the public corpus")
 	}

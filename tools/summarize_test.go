@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/logs"
 )
 
@@ -525,15 +526,7 @@ func TestSummarizeWorkBudget(t *testing.T) {
 	if _, err := os.Stat(base); err != nil {
 		t.Skipf("public corpus not found at %s", base)
 	}
-	var roots []string
-	filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() && d.Name() == "projects" {
-			roots = append(roots, p)
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	store := rootsStore(t, roots, time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), time.UTC)
+	store := rootsStore(t, fixture.ProjectRoots(base), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), time.UTC)
 	spec := toolOf(t, All(Deps{Store: store}), "summarize_work")
 	if spec.Tool.Meta == nil || spec.Tool.Meta.AdditionalFields["anthropic/alwaysLoad"] != true {
 		t.Errorf("summarize_work does not set _meta anthropic/alwaysLoad")
