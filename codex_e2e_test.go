@@ -374,13 +374,3 @@ func intOf(v any) int64 {
 	n, _ := strconv.ParseInt(num(v), 10, 64)
 	return n
 }
-
-// list reads a JSON array of objects.
-func list(v any) []map[string]any {
-	var out []map[string]any
-	xs, _ := v.([]any)
-	for _, x := range xs {
-		out = append(out, x.(map[string]any))
-	}
-	return out
-}

@@ -126,6 +126,7 @@ func heavyCalls(ts *testServer) []toolCall {
 	calls := []toolCall{
 		{"list_recent_sessions", map[string]any{"limit": 200}},
 		{"list_recent_sessions", map[string]any{"limit": 5, "repo": "dev", "since": "30d"}},
+		{"summarize_work", map[string]any{"since": "2000-01-01", "limit": 50}},
 		{"tail_agent_log", map[string]any{"session": "latest", "limit": 1000}},
 		{"summarize_tool_calls", map[string]any{"session": "latest"}},
 		{"session_recap", map[string]any{"session": "latest", "include_current": true}},

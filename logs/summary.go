@@ -57,17 +57,20 @@ func (m *Message) Counts() bool { return m.HasUsage && !m.Synthetic }
 // Call is one tool_use block joined to its result in the same file. Only a
 // hash of its id is kept in memory; tools that show ids re-read the file.
 type Call struct {
-	Key       uint64 // IDKey of the tool_use id
-	Msg       uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
-	ID        string // the tool_use id, kept for file tools only (file_activity shows it)
-	Name      string
-	Time      int64
+	Key  uint64 // IDKey of the tool_use id
+	Msg  uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
+	Name string
+	Time int64
+	Line int32
+	// The small fields share one word.
 	Sidechain bool
-	Line      int32
-	Path      string                // file path for file tools
-	Action    FileAction            // how Path was touched
-	More      []transcript.CallFile // further files touched (a patch of several files); nil for most calls
+	Action    FileAction // how Path was touched
 	Result    ResultState
+	Kinds     CommandKinds          // what a shell call's command does (see classifyCall)
+	Path      string                // file path for file tools
+	Target    uint64                // what the call acted on, for "the same call again" (see classifyCall)
+	ID        string                // the tool_use id, kept for file tools only (file_activity shows it)
+	More      []transcript.CallFile // further files touched (a patch of several files); nil for most calls
 }
 
 // Touches yields the call once per file it touched: as it is for Path, then
@@ -642,6 +645,7 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 				c.More = append(c.More, transcript.CallFile{Path: transcript.Clip(m.Path, 1000), Action: m.Action})
 			}
 		}
+		c.Kinds, c.Target = classifyCall(&call)
 		if st, ok := f.orphans[ch]; ok {
 			c.Result = st
 			delete(f.orphans, ch)

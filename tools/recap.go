@@ -76,6 +76,8 @@ type RecapOut struct {
 	Compactions        int               `json:"compactions"`
 	Subagents          []RecapSubagent   `json:"subagents"`
 	PRLinks            []string          `json:"pr_links"`
+	Outcomes           []OutcomeEvidence `json:"outcomes" jsonschema:"what the session achieved, each with the call or line that decided it"`
+	Recoveries         []RecoveryItem    `json:"recoveries" jsonschema:"failing calls followed later by an ok call of the same tool on the same target (Bash: the same command; file tools: the same file; others: the same input)"`
 	Usage              SessionUsageBlock `json:"usage"`
 	Gaps               []string          `json:"gaps" jsonschema:"what this recap could not know"`
 	CostBasis          string            `json:"cost_basis"`
@@ -92,7 +94,7 @@ func SessionRecap(d Deps) Spec {
 	return define("session_recap", "Recap a session (handoff note)",
 		"A deterministic handoff note for one session, built from its transcript without any model: first and "+
 			"last prompts, the final assistant text, files changed, the last shell commands with outcomes, failing "+
-			"calls, open todos, titles and summaries, compactions, subagents, PR links, usage, and gaps (what the "+
+			"calls, open todos, titles and summaries, compactions, subagents, PR links, outcomes with evidence and recoveries, usage, and gaps (what the "+
 			"recap could not know). Use it to pick up where a previous session stopped; find the session with "+
 			"list_recent_sessions or pass \"latest\"."+dataNotice,
 		nil,
@@ -150,6 +152,7 @@ func SessionRecap(d Deps) Spec {
 			for _, l := range r.PRLinks {
 				out.PRLinks = append(out.PRLinks, text(l, 300))
 			}
+			out.Outcomes, out.Recoveries = outcomeEvidence(s, r), recoveryItems(r)
 			out.Gaps = recapGaps(snap, s, r, live, len(r.Subagents) > maxRecapSubagents, r.FailingTotal > len(r.Failing))
 			return out, nil
 		})

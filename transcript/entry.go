@@ -62,7 +62,8 @@ const (
 	// WantText fills Entry.Text, Result.Text for every result (not only
 	// errors) and Entry.UserText.
 	WantText Want = 1 << iota
-	// WantInputs fills Call.Input.
+	// WantInputs fills Call.Input. Input.Raw, and Input.Command for a shell
+	// call, are filled always (a summary classifies every call).
 	WantInputs
 )
 

@@ -102,6 +102,7 @@ func run(root, codexRoot string) error {
 		args map[string]any
 	}{
 		{"list_recent_sessions", map[string]any{"limit": 5}},
+		{"summarize_work", map[string]any{"since": "30d"}},
 		{"tail_agent_log", map[string]any{"session": "latest", "limit": 5}},
 		{"summarize_tool_calls", map[string]any{"session": "latest"}},
 		{"session_recap", map[string]any{"session": "latest"}},
@@ -160,6 +161,18 @@ func digest(tool string, out map[string]any) string {
 		fmt.Fprintf(&b, "  %v sessions matched (truncated=%v)\n", out["total_matched"], out["truncated"])
 		for _, s := range list(out["sessions"]) {
 			fmt.Fprintf(&b, "  %.8s %-11v %-16v end=%v msgs=%v %s live=%v %v\n", s["session_id"], s["agent"], s["repo"], s["end"], s["message_count"], usage(s["usage"]), s["is_live"], s["schema_status"])
+		}
+	case "summarize_work":
+		raw, _ := json.Marshal(out)
+		until := out["until"]
+		if until == nil {
+			until = "now"
+		}
+		fmt.Fprintf(&b, "  %v → %v: %d of %v sessions, %v files changed, %v commits, %v PRs, %v tests/builds, %v open todos, %v unresolved failures, %s (%d chars)\n",
+			out["since"], until, len(list(out["sessions"])), out["sessions_total"], out["files_changed_total"], out["commits_total"],
+			out["prs_total"], out["tests_and_builds_total"], out["open_todos_total"], out["unresolved_failures_total"], usage(out["usage"]), len(raw))
+		for _, s := range list(out["sessions"]) {
+			fmt.Fprintf(&b, "  %.8s %-16v end=%v outcomes=%v\n", s["session_id"], s["repo"], s["end"], s["outcomes"])
 		}
 	case "tail_agent_log":
 		if out["error"] != nil {
@@ -228,13 +241,4 @@ func orDefault(s string) string {
 	return s
 }
 
-func list(v any) []map[string]any {
-	arr, _ := v.([]any)
-	out := make([]map[string]any, 0, len(arr))
-	for _, x := range arr {
-		if m, ok := x.(map[string]any); ok {
-			out = append(out, m)
-		}
-	}
-	return out
-}
+func list(v any) []map[string]any { return stdiotest.Objects(v) }
