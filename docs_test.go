@@ -48,11 +48,13 @@ type docExample struct {
 // exactly one; a page whose tools are all absent from the registry is not
 // written. Arguments are kept small so the pages stay readable.
 var docFamilies = []docFamily{
-	{"sessions.md", "Sessions: list, tail, tool calls, recap",
-		"Find a session, read its last entries, see why its tool calls failed, and get a handoff note. " +
+	{"sessions.md", "Sessions: list, summarize work, tail, tool calls, recap",
+		"Find a session, summarize a window's work across sessions, read a session's last entries, see why its tool calls failed, " +
+			"and get a handoff note. " +
 			"Every tool that takes `session` accepts a full id, a unique prefix of at least 4 characters, or `\"latest\"`.",
 		[]docExample{
 			{"list_recent_sessions", map[string]any{"repo": "split-usage", "limit": 1}},
+			{"summarize_work", map[string]any{"repo": "titles", "since": "2026-11-28", "until": "2026-11-28"}},
 			{"tail_agent_log", map[string]any{"session": "dae68d1d", "limit": 2}},
 			{"summarize_tool_calls", map[string]any{"session": "b86f27bf"}},
 			{"session_recap", map[string]any{"session": "45aa96c3"}},

@@ -39,13 +39,10 @@ func doctorCommand(ctx context.Context, a *app, setupErr error, stdout io.Writer
 
 	w.line("")
 	w.line("Log roots (AGENT_ACTIVITY_LOG_ROOT)")
-	for _, r := range snap.Roots {
-		state := "exists"
-		if !r.Exists {
-			state = "does not exist"
-		}
-		w.line("  %s: %s", r.Path, state)
-	}
+	w.roots(snap, "claude-code", "")
+	w.line("")
+	w.line("Codex roots (AGENT_ACTIVITY_CODEX_ROOT)")
+	w.roots(snap, "codex", "off: AGENT_ACTIVITY_CODEX_ROOT is empty, so Codex sessions are not read")
 
 	c := snap.Coverage()
 	w.line("")
@@ -93,6 +90,37 @@ func doctorCommand(ctx context.Context, a *app, setupErr error, stdout io.Writer
 }
 
 type doctorWriter struct{ w io.Writer }
+
+// roots lists the roots of one agent with whether each exists, and the
+// sessions found under the existing ones; none says why there are none.
+func (d *doctorWriter) roots(snap *logs.Snapshot, agent, none string) {
+	listed := false
+	for _, r := range snap.Roots {
+		if r.Agent != agent {
+			continue
+		}
+		listed = true
+		state := "exists"
+		if !r.Exists {
+			state = "does not exist"
+			if agent == "codex" {
+				state += " (not an error: Codex is simply not read there)"
+			}
+		}
+		d.line("  %s: %s (machine %s)", r.Path, state, r.Machine)
+	}
+	if !listed {
+		d.line("  %s", none)
+		return
+	}
+	n := 0
+	for _, s := range snap.Sessions {
+		if s.Agent == agent {
+			n++
+		}
+	}
+	d.line("  %s found there", count(n, "session"))
+}
 
 func (d *doctorWriter) line(format string, a ...any) { fmt.Fprintf(d.w, format+"\n", a...) }
 

@@ -11,17 +11,19 @@ import (
 )
 
 // configVars are every variable setup reads.
-var configVars = []string{"AGENT_ACTIVITY_LOG_ROOT", "AGENT_ACTIVITY_PRICING_FILE", "AGENT_ACTIVITY_CALLER_SESSION_ID",
-	"AGENT_ACTIVITY_TIMEZONE", "AGENT_ACTIVITY_LIVE_WINDOW", "AGENT_ACTIVITY_NOW"}
+var configVars = []string{"AGENT_ACTIVITY_LOG_ROOT", "AGENT_ACTIVITY_CODEX_ROOT", "AGENT_ACTIVITY_PRICING_FILE",
+	"AGENT_ACTIVITY_CALLER_SESSION_ID", "AGENT_ACTIVITY_TIMEZONE", "AGENT_ACTIVITY_LIVE_WINDOW", "AGENT_ACTIVITY_NOW"}
 
 // withEnv sets exactly the given AGENT_ACTIVITY_* variables for one test;
-// the others are unset (empty would count as set).
+// the others are unset (empty would count as set), except Codex, off
+// unless named: no test reads a real ~/.codex.
 func withEnv(t *testing.T, kv ...string) {
 	t.Helper()
 	for _, k := range configVars {
 		t.Setenv(k, "") // restores the old value after the test
 		os.Unsetenv(k)
 	}
+	t.Setenv("AGENT_ACTIVITY_CODEX_ROOT", "")
 	for i := 0; i+1 < len(kv); i += 2 {
 		t.Setenv(kv[i], kv[i+1])
 	}
@@ -60,7 +62,11 @@ func TestDoctorFixture(t *testing.T) {
 	const want = `agent-activity V doctor
 
 Log roots (AGENT_ACTIVITY_LOG_ROOT)
-  ROOT: exists
+  ROOT: exists (machine local)
+  27 sessions found there
+
+Codex roots (AGENT_ACTIVITY_CODEX_ROOT)
+  off: AGENT_ACTIVITY_CODEX_ROOT is empty, so Codex sessions are not read
 
 History
   22 projects, 27 sessions, 4 subagent files
@@ -91,7 +97,7 @@ func TestDoctorSettings(t *testing.T) {
 	pricing := filepath.Join(t.TempDir(), "prices.json")
 	os.WriteFile(pricing, []byte(`{"mystery-model-9": {"input": 1, "output": 2}}`), 0o600)
 	missing := filepath.Join(t.TempDir(), "elsewhere")
-	withEnv(t, "AGENT_ACTIVITY_LOG_ROOT", missing+string(os.PathListSeparator)+root, "AGENT_ACTIVITY_NOW", fixedNow,
+	withEnv(t, "AGENT_ACTIVITY_LOG_ROOT", "desk="+missing+string(os.PathListSeparator)+root, "AGENT_ACTIVITY_NOW", fixedNow,
 		"AGENT_ACTIVITY_TIMEZONE", "America/New_York", "AGENT_ACTIVITY_LIVE_WINDOW", "90s",
 		"AGENT_ACTIVITY_PRICING_FILE", pricing, "AGENT_ACTIVITY_CALLER_SESSION_ID", "dae68d1d-9462-4262-8e64-9f368a38164f")
 	code, out := runDoctor(t)
@@ -99,8 +105,8 @@ func TestDoctorSettings(t *testing.T) {
 		t.Fatalf("one of two roots exists: code %d, want 0:\n%s", code, out)
 	}
 	for _, want := range []string{
-		missing + ": does not exist",
-		root + ": exists",
+		missing + ": does not exist (machine desk)",
+		root + ": exists (machine local)",
 		"pricing: built-in (checked ",
 		" + override " + pricing + " (1 entry)",
 		"models without prices: none; every model seen has a price",

@@ -20,7 +20,7 @@ func TestE2EToolsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"list_recent_sessions", "tail_agent_log", "summarize_tool_calls", "session_recap", "search_transcripts",
+	want := []string{"list_recent_sessions", "summarize_work", "tail_agent_log", "summarize_tool_calls", "session_recap", "search_transcripts",
 		"file_activity", "usage_report", "pacing_window", "coverage_stats", "scan_secrets"}
 	got := map[string]mcp.Tool{}
 	for _, tool := range list.Tools {
@@ -47,7 +47,7 @@ func TestE2EToolsList(t *testing.T) {
 			hint = tool.Meta.AdditionalFields["anthropic/searchHint"]
 			load, _ = tool.Meta.AdditionalFields["anthropic/alwaysLoad"].(bool)
 		}
-		if h, _ := hint.(string); h == "" || load != (name == "list_recent_sessions") {
+		if h, _ := hint.(string); h == "" || load != (name == "list_recent_sessions" || name == "summarize_work") {
 			t.Errorf("%s: _meta searchHint %v, alwaysLoad %v", name, hint, load)
 		}
 	}

@@ -76,7 +76,8 @@ func startServer(t *testing.T, bin, root string, timeout time.Duration, env ...s
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
-	env = append([]string{"AGENT_ACTIVITY_LOG_ROOT=" + root, "AGENT_ACTIVITY_NOW=" + fixedNow, "AGENT_ACTIVITY_TIMEZONE=UTC"}, env...)
+	// Codex is off unless a test names its root: no test reads a real ~/.codex.
+	env = append([]string{"AGENT_ACTIVITY_LOG_ROOT=" + root, "AGENT_ACTIVITY_CODEX_ROOT=", "AGENT_ACTIVITY_NOW=" + fixedNow, "AGENT_ACTIVITY_TIMEZONE=UTC"}, env...)
 	srv, init, err := stdiotest.Start(ctx, bin, env)
 	if err != nil {
 		t.Fatal(err)

@@ -20,12 +20,12 @@ const maxPromptArg = 200
 func addPrompts(s *server.MCPServer) {
 	s.AddPrompt(mcp.NewPrompt("handoff",
 		mcp.WithPromptTitle("Hand off from the last session in a repo"),
-		mcp.WithPromptDescription("Pick up where the previous Claude Code session in a repository left off: "+
-			"finds the most recent session there and writes a short handoff note from its recap."),
+		mcp.WithPromptDescription("Pick up where the previous Claude Code sessions in a repository left off: "+
+			"summarizes their work (summarize_work) and writes a short handoff note."),
 		mcp.WithArgument("repo", mcp.RequiredArgument(),
 			mcp.ArgumentDescription("the repository: a case-insensitive substring of its name or working directory")),
 		mcp.WithArgument("since",
-			mcp.ArgumentDescription("only sessions active since then: a date, today, yesterday, RFC 3339 or a duration such as 7d (default: any time)")),
+			mcp.ArgumentDescription("only sessions active since then: a date, today, yesterday, RFC 3339 or a duration such as 7d (default: the last 7 days, then 30)")),
 	), handoffPrompt)
 
 	s.AddPrompt(mcp.NewPrompt("debug_tool_failures",
@@ -49,24 +49,27 @@ func handoffPrompt(_ context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptR
 	if err != nil {
 		return nil, err
 	}
-	listArgs := "repo=" + strconv.Quote(repo) + ", limit=5"
+	workArgs := "repo=" + strconv.Quote(repo)
+	widen := `If it lists no session, call it again with since="30d"; if there is still none, say so, suggest a different repo spelling, and stop.`
 	if since != "" {
-		listArgs += ", since=" + strconv.Quote(since)
+		workArgs += ", since=" + strconv.Quote(since)
+		widen = "If it lists no session, say so, suggest a different repo spelling or an earlier since, and stop."
+	} else {
+		workArgs += `, since="7d"`
 	}
-	text := fmt.Sprintf(`I am picking up work in the repository %[1]s. Use the agent-activity tools to find where the previous session left off.
+	text := fmt.Sprintf(`I am picking up work in the repository %[1]s. Use the agent-activity tools to find where the previous sessions left off.
 
-1. Call list_recent_sessions with %[2]s. If nothing matches, say so, suggest a different repo spelling or an earlier since, and stop.
-2. Take the most recently active session, skipping one that is live and is this conversation. Call session_recap with session set to its session_id.
-3. Only if the recap leaves a concrete question open (why a change was made, whether a command finally passed, what an error said), call search_transcripts with a specific query and repo=%[1]s, and tail_agent_log on that session if you need the surrounding entries.
+1. Call summarize_work with %[2]s. It answers in one call: the sessions of the window (newest first) with their outcomes, and merged over all of them the files changed, commits, PRs, the last result of each test and build command, the open todos of the newest task list, and the unresolved failures. %[3]s
+2. Only if the summary leaves a concrete question open (why a change was made, what an unresolved failure said, what the last session was doing when it stopped), call session_recap with session set to the session_id in question — skip a session that is live and is this conversation. For the exact words, call search_transcripts with a specific query and repo=%[1]s, and tail_agent_log on that session for the surrounding entries.
 
 Then answer with a handoff note of at most 200 words, under these headings:
-- Goal: what the session was trying to do, in one or two sentences.
-- Done: what was finished, with the files changed.
-- Open: unfinished todos, failing or interrupted commands, and the last thing the user asked for.
+- Goal: what the sessions were trying to do, in one or two sentences.
+- Done: what was finished: commits, PRs, files changed, tests and builds that pass.
+- Open: open todos, unresolved failures (failing tests or builds first), and the last thing the user asked for.
 - Next step: the single most useful thing to do now.
-End with the session id and its end time so I can look deeper. Say when the recap is partial (schema_status "unverified", skipped lines).
+End with the session ids and end times so I can look deeper. Say when the summary is partial (truncated lists, gaps, schema_status "unverified").
 
-%[3]s`, strconv.Quote(repo), listArgs, transcriptWarning)
+%[4]s`, strconv.Quote(repo), workArgs, widen, transcriptWarning)
 	return mcp.NewGetPromptResult("Handoff from the last session in "+repo,
 		[]mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(text))}), nil
 }

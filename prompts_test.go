@@ -97,16 +97,16 @@ func TestPromptsGet(t *testing.T) {
 		absent []string
 	}{
 		{"handoff", map[string]string{"repo": "titles"},
-			[]string{"list_recent_sessions", "session_recap", "search_transcripts", "tail_agent_log"},
-			[]string{`repo="titles"`, "Goal:", "Next step:", "session id"}, []string{"since="}},
-		{"handoff", map[string]string{"repo": " titles ", "since": "7d"},
-			[]string{"list_recent_sessions", "session_recap"},
-			[]string{`repo="titles", limit=5, since="7d"`}, nil},
+			[]string{"summarize_work", "session_recap", "search_transcripts", "tail_agent_log"},
+			[]string{`repo="titles", since="7d"`, `since="30d"`, "Goal:", "Next step:", "session ids"}, []string{"list_recent_sessions"}},
+		{"handoff", map[string]string{"repo": " titles ", "since": "yesterday"},
+			[]string{"summarize_work", "session_recap"},
+			[]string{`repo="titles", since="yesterday"`}, []string{`since="7d"`}},
 		{"debug_tool_failures", map[string]string{"session": "b86f27bf"},
 			[]string{"summarize_tool_calls", "tail_agent_log"},
 			[]string{`session="b86f27bf"`, "rejections", "recommendation"}, nil},
 		{"handoff", map[string]string{"repo": "app ghp_H2Quu1tRlJPwoR1uFS3d8ZH9YRm306N4sdpb"},
-			[]string{"list_recent_sessions"}, []string{"[REDACTED"}, []string{"ghp_H2Quu1tRlJPwoR1uFS3d8ZH9YRm306N4sdpb"}},
+			[]string{"summarize_work"}, []string{"[REDACTED"}, []string{"ghp_H2Quu1tRlJPwoR1uFS3d8ZH9YRm306N4sdpb"}},
 		{"debug_tool_failures", map[string]string{"session": "latest"},
 			[]string{"summarize_tool_calls", "tail_agent_log"}, []string{`session="latest"`}, nil},
 	}

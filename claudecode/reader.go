@@ -136,10 +136,17 @@ func (r *Reader) fillAssistant() {
 		if b.Type != "tool_use" || b.ID == "" {
 			continue
 		}
-		c := transcript.Call{ID: b.ID, Name: b.Name}
-		if act := fileActionOf(b.Name); act != transcript.ActionNone {
-			if p := toolPath(decodeToolInput(b.Input)); p != "" {
+		// The raw input and a shell call's command are always filled: the
+		// summary fold classifies every call once, when the file is read.
+		c := transcript.Call{ID: b.ID, Name: b.Name, Input: transcript.CallInput{Raw: trimSpace(b.Input)}}
+		act, shell := fileActionOf(b.Name), isShellTool(b.Name)
+		if act != transcript.ActionNone || shell {
+			in := decodeToolInput(b.Input)
+			if p := toolPath(in); p != "" && act != transcript.ActionNone {
 				c.Path, c.Action = p, act
+			}
+			if shell {
+				c.Input.Command = in.Command
 			}
 		}
 		e.Calls = append(e.Calls, c)

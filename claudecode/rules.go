@@ -135,6 +135,16 @@ func fileActionOf(tool string) transcript.FileAction {
 	return transcript.ActionNone
 }
 
+// isShellTool reports whether a tool runs a shell command: Bash, PowerShell,
+// and MCP tools whose last name segment is one of them.
+func isShellTool(tool string) bool {
+	name := tool
+	if i := strings.LastIndex(tool, "__"); i >= 0 && strings.HasPrefix(tool, "mcp__") {
+		name = tool[i+2:]
+	}
+	return name == "Bash" || name == "PowerShell"
+}
+
 func toolPath(in rawToolInput) string {
 	switch {
 	case in.FilePath != "":

@@ -119,11 +119,7 @@ func corpusRollouts(t *testing.T) map[string]*Rollout {
 		if st, err := os.Stat(root); err != nil || !st.IsDir() {
 			continue
 		}
-		files, err := Discover(root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
+		for _, f := range discoverFiles(root) {
 			r, err := SummarizeFile(context.Background(), f)
 			if err != nil {
 				t.Fatalf("%s: %v", f.Path, err)

@@ -49,6 +49,7 @@ type rawPayload struct {
 	AgentPath      string                 `json:"agent_path"`
 	AgentNickname  string                 `json:"agent_nickname"`
 	AgentRole      string                 `json:"agent_role"`
+	Git            *rawGit                `json:"git"`
 
 	// turn_context, task lifecycle, thread_settings_applied
 	Model          string             `json:"model"`
@@ -85,6 +86,10 @@ type rawPayload struct {
 	ExitCode         *int64                 `json:"exit_code"`
 	Result           sonic.NoCopyRawMessage `json:"result"`
 	Path             string                 `json:"path"`
+}
+
+type rawGit struct {
+	Branch string `json:"branch"`
 }
 
 type rawThreadSettings struct {

@@ -1,97 +1,54 @@
 package codex
 
 import (
-	"errors"
+	"bytes"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/klauspost/compress/zstd"
-)
 
-// File is one rollout file found under a Codex root.
-type File struct {
-	Path       string // absolute or as given under Root
-	Root       string // the root it was found under (what openInside contains it in)
-	ID         string // the thread id in the file name ("" when the name has none)
-	NameTime   string // the file name's time, YYYY-MM-DDThh-mm-ss, in the writer's local time
-	Archived   bool   // under archived_sessions/
-	Compressed bool   // .jsonl.zst
-	Size       int64  // on disk (compressed size for .zst)
-	ModTime    time.Time
-}
+	"github.com/agent-activity/agent-activity/transcript"
+)
 
 // maxDepth bounds how deep Discover walks below sessions/ (YYYY/MM/DD is 3).
 const maxDepth = 8
 
-// Discover lists the rollouts under root: sessions/YYYY/MM/DD/rollout-*.jsonl
-// and archived_sessions/rollout-*.jsonl (flat, §1), each also as .jsonl.zst;
-// a plain file wins over its .zst sibling. It only reads. Symlinks are
-// followed only when they resolve inside root (files and folders alike),
-// and a file reached twice is listed once. A missing root, or one without
-// those folders, gives an empty result, not an error. Files are ordered by
-// path.
-func Discover(root string) ([]File, error) {
-	real, err := filepath.EvalSymlinks(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// Discover appends the rollouts under a Codex root (CODEX_HOME):
+// sessions/YYYY/MM/DD/rollout-*.jsonl and archived_sessions/rollout-*.jsonl
+// (flat, §1), each also as .jsonl.zst; a plain file wins over its .zst
+// sibling. It walks with dirs and admits every step with root.Admit, so a
+// symlink is followed only when it resolves inside the root. A missing root,
+// or one without those folders, adds nothing. Each rollout is its own
+// session (§14: one file is one session): Kind MainFile, SessionID the thread
+// id in the name, ProjectDir the folder holding it.
+func (Agent) Discover(root *transcript.Root, dirs *transcript.DirCache, out []transcript.File) []transcript.File {
+	if !root.Exists() {
+		return out
 	}
-	if err != nil {
-		return nil, err
+	for _, top := range dirs.List(root.Path) {
+		if top.Name() != "sessions" && top.Name() != "archived_sessions" {
+			continue
+		}
+		if isDir, ok := root.Admit(top.Full, top); ok && isDir {
+			out = walk(root, dirs, out, top.Full, 0)
+		}
 	}
-	if st, err := os.Stat(real); err != nil || !st.IsDir() {
-		return nil, nil
-	}
-	w := &walker{root: root, real: real, seen: map[string]bool{}}
-	w.walk(filepath.Join(root, "sessions"), false, 0)
-	w.walk(filepath.Join(root, "archived_sessions"), true, 0)
-	sort.Slice(w.out, func(i, j int) bool { return w.out[i].Path < w.out[j].Path })
-	return w.out, nil
+	return out
 }
 
-type walker struct {
-	root, real string
-	seen       map[string]bool // real paths of folders and files visited
-	out        []File
-}
-
-func (w *walker) walk(dir string, archived bool, depth int) {
+func walk(root *transcript.Root, dirs *transcript.DirCache, out []transcript.File, dir string, depth int) []transcript.File {
 	if depth > maxDepth {
-		return
+		return out
 	}
-	rdir, ok := w.inside(dir)
-	if !ok || w.seen[rdir] {
-		return
-	}
-	w.seen[rdir] = true
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return // a folder that vanished or cannot be read is skipped
-	}
-	names := map[string]bool{}
+	entries := dirs.List(dir)
 	for _, e := range entries {
-		names[e.Name()] = true
-	}
-	for _, e := range entries {
-		full := filepath.Join(dir, e.Name())
-		isDir := e.IsDir()
-		if e.Type()&fs.ModeSymlink != 0 {
-			real, ok := w.inside(full)
-			if !ok {
-				continue
-			}
-			st, err := os.Stat(real)
-			if err != nil {
-				continue
-			}
-			isDir = st.IsDir()
+		isDir, ok := root.Admit(e.Full, e)
+		if !ok {
+			continue
 		}
 		if isDir {
-			w.walk(full, archived, depth+1)
+			out = walk(root, dirs, out, e.Full, depth+1)
 			continue
 		}
 		name := e.Name()
@@ -99,44 +56,42 @@ func (w *walker) walk(dir string, archived bool, depth int) {
 		if !strings.HasPrefix(name, "rollout-") || !(compressed || strings.HasSuffix(name, ".jsonl")) {
 			continue
 		}
-		if compressed && names[strings.TrimSuffix(name, ".zst")] {
+		if compressed && listed(entries, strings.TrimSuffix(name, ".zst")) {
 			continue // the plain sibling wins
 		}
-		w.add(full, name, archived, compressed)
+		rel, err := filepath.Rel(root.Path, dir)
+		if err != nil {
+			rel = filepath.Base(dir)
+		}
+		out = append(out, transcript.File{Root: root, Path: e.Full, ProjectDir: dir, Project: filepath.ToSlash(rel),
+			Kind: transcript.MainFile, SessionID: sessionOf(name)})
 	}
+	return out
 }
 
-func (w *walker) add(full, name string, archived, compressed bool) {
-	real, ok := w.inside(full)
-	if !ok || w.seen[real] {
-		return
+func listed(entries []transcript.Listed, name string) bool {
+	for _, e := range entries {
+		if e.Name() == name {
+			return true
+		}
 	}
-	st, err := os.Stat(real)
-	if err != nil || !st.Mode().IsRegular() {
-		return
-	}
-	w.seen[real] = true
-	nameTime, id, _ := parseName(name)
-	w.out = append(w.out, File{Path: full, Root: w.root, ID: id, NameTime: nameTime, Archived: archived,
-		Compressed: compressed, Size: st.Size(), ModTime: st.ModTime()})
+	return false
 }
 
-// inside resolves p's symlinks and reports whether it stays inside the root.
-func (w *walker) inside(p string) (string, bool) {
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return "", false
+// sessionOf is the session id a rollout's name gives: the thread uuid; for a
+// paginated segment (rollout-<ts>-<thread>_<segment>.jsonl, §12) the thread
+// and segment, so that two segments of one thread in one folder stay two
+// files; for a name without a uuid, its stem.
+func sessionOf(name string) string {
+	stem := strings.TrimSuffix(strings.TrimSuffix(name, ".zst"), ".jsonl")
+	_, id, ok := parseName(name)
+	if !ok {
+		return strings.TrimPrefix(stem, "rollout-")
 	}
-	return real, within(real, w.real)
-}
-
-// within reports whether path is root or below it (both resolved).
-func within(path, root string) bool {
-	rel, err := filepath.Rel(root, path)
-	if err != nil || filepath.IsAbs(rel) {
-		return false
+	if i := strings.Index(stem, id); i >= 0 && len(stem) > i+len(id) {
+		return stem[i:]
 	}
-	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return id
 }
 
 // parseName reads rollout-YYYY-MM-DDThh-mm-ss-<uuid>.jsonl[.zst], and the
@@ -174,75 +129,29 @@ func isUUID(s string) bool {
 	return true
 }
 
-// ErrOutside is returned for a path that is, or leads through a symlink,
-// outside the root it must stay in.
-var ErrOutside = errors.New("codex: path leads outside the root")
+// zstdMagic opens every zstd frame.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
-// openInside opens path read-only after resolving its symlinks, refusing
-// anything that resolves outside root and anything that is not a regular
-// file (a FIFO put where a rollout belongs must not hang a scan). Every file
-// this package opens goes through it.
-func openInside(root, path string) (*os.File, error) {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
+// decompressed returns r as rollout lines: a zstd stream (a .jsonl.zst,
+// known by its magic number) is decompressed, anything else is read as it
+// is. The caller closes the result, and r itself.
+func decompressed(r io.Reader) (io.ReadCloser, error) {
+	head := make([]byte, len(zstdMagic))
+	n, err := io.ReadFull(r, head)
+	head = head[:n]
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, err
 	}
-	if realRoot, err = filepath.Abs(realRoot); err != nil {
-		return nil, err
-	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, err
-	}
-	if real, err = filepath.Abs(real); err != nil {
-		return nil, err
-	}
-	if !within(real, realRoot) {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrOutside}
-	}
-	f, err := os.OpenFile(real, openFlags, 0)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = &fs.PathError{Op: "open", Path: path, Err: fs.ErrInvalid}
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
-
-// openRollout opens a rollout through openInside, decompressing .zst.
-func openRollout(root, path string) (io.ReadCloser, error) {
-	f, err := openInside(root, path)
-	if err != nil {
-		return nil, err
-	}
-	if !strings.HasSuffix(path, ".zst") {
-		return f, nil
+	r = io.MultiReader(bytes.NewReader(head), r)
+	if !bytes.Equal(head, zstdMagic) {
+		return io.NopCloser(r), nil
 	}
 	// One goroutine, and a window bound so a hostile frame header cannot
 	// make the decoder reserve gigabytes.
-	zr, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(128<<20),
+	zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(128<<20),
 		zstd.WithDecoderLowmem(true))
 	if err != nil {
-		f.Close()
 		return nil, err
 	}
-	return &zstdFile{zr: zr, f: f}, nil
-}
-
-type zstdFile struct {
-	zr *zstd.Decoder
-	f  *os.File
-}
-
-func (z *zstdFile) Read(p []byte) (int, error) { return z.zr.Read(p) }
-
-func (z *zstdFile) Close() error {
-	z.zr.Close()
-	return z.f.Close()
+	return zr.IOReadCloser(), nil
 }

@@ -32,7 +32,7 @@ func TestFIFORefused(t *testing.T) {
 		t.Fatal("opening a FIFO hung")
 	}
 	root := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(dir))))
-	if files, err := Discover(root); err != nil || len(files) != 0 {
-		t.Errorf("discover listed a FIFO: %v %v", files, err)
+	if files := discoverFiles(root); len(files) != 0 {
+		t.Errorf("discover listed a FIFO: %v", files)
 	}
 }

@@ -129,6 +129,7 @@ type Meta struct {
 	AgentPath      string
 	AgentNickname  string
 	AgentRole      string
+	GitBranch      string // git.branch
 }
 
 // Entry is one decoded rollout line. The Reader reuses it: its strings and
@@ -189,6 +190,7 @@ func (e *Entry) Clone() *Entry {
 		m.ModelProvider, m.RootID, m.ForkedFromID = strings.Clone(m.ModelProvider), strings.Clone(m.RootID), strings.Clone(m.ForkedFromID)
 		m.ParentThreadID, m.AgentPath = strings.Clone(m.ParentThreadID), strings.Clone(m.AgentPath)
 		m.AgentNickname, m.AgentRole = strings.Clone(m.AgentNickname), strings.Clone(m.AgentRole)
+		m.GitBranch = strings.Clone(m.GitBranch)
 		c.Meta = &m
 	}
 	return &c

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // The fixtures under testdata/home hold one trap each. Their figures were
@@ -24,7 +26,7 @@ func fixture(t *testing.T, id string) *Rollout {
 	if len(matches) != 1 {
 		t.Fatalf("fixture %s: %d files", id, len(matches))
 	}
-	r, err := SummarizeFile(context.Background(), File{Root: fixtureHome, Path: matches[0]})
+	r, err := SummarizeFile(context.Background(), transcript.File{Root: transcript.NewRoot(fixtureHome, ""), Path: matches[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,9 +377,9 @@ func TestZstdRollout(t *testing.T) {
 	if err := os.WriteFile(zpath, enc.EncodeAll(plain, nil), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files, err := Discover(home)
-	if err != nil || len(files) != 1 || !files[0].Compressed {
-		t.Fatalf("discover: %v %+v", err, files)
+	files := discoverFiles(home)
+	if len(files) != 1 || !strings.HasSuffix(files[0].Path, ".zst") {
+		t.Fatalf("discover: %+v", files)
 	}
 	z, err := SummarizeFile(context.Background(), files[0])
 	if err != nil {
@@ -391,14 +393,19 @@ func TestZstdRollout(t *testing.T) {
 	if err := os.WriteFile(strings.TrimSuffix(zpath, ".zst"), plain, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	files, _ = Discover(home)
-	if len(files) != 1 || files[0].Compressed {
+	files = discoverFiles(home)
+	if len(files) != 1 || strings.HasSuffix(files[0].Path, ".zst") {
 		t.Errorf("with a plain sibling: %+v", files)
 	}
-	// A corrupt .zst is an error of that file, not a panic.
+	// A corrupt zstd stream is an error of that file, not a panic; a .zst
+	// that is not zstd at all (the magic number tells) is read as lines.
 	bad := filepath.Join(dir, "rollout-2026-01-02T10-00-00-01900000-0099-7000-8000-000000000099.jsonl.zst")
-	os.WriteFile(bad, []byte("not zstd at all"), 0o644)
+	os.WriteFile(bad, append(append([]byte(nil), zstdMagic...), "garbage after the magic"...), 0o644)
 	if _, err := Summarize(context.Background(), bad); err == nil {
 		t.Errorf("corrupt zst: no error")
+	}
+	os.WriteFile(bad, []byte("not zstd at all\n"), 0o644)
+	if r, err := Summarize(context.Background(), bad); err != nil || r.Skipped != 1 {
+		t.Errorf("a .zst that is not zstd: %v %+v", err, r)
 	}
 }

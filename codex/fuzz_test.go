@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // fuzzSeeds are the fixture files whole and the first lines of every
@@ -89,5 +91,19 @@ func FuzzReader(f *testing.F) {
 			t.Fatalf("rollout counts: %d entries, %d responses (%d copied)", r.Entries, len(r.Responses), r.CopiedResponses)
 		}
 		_ = AssignOwners([]*Rollout{r, r})
+
+		// The transcript reader over the same bytes: every part filled, and
+		// as many responses with usage as the fold counted.
+		er := Agent{}.NewReader(context.Background(), bytes.NewReader(data), 0, 0)
+		defer er.Close()
+		counted := 0
+		for er.Scan() {
+			if e, ok := er.Entry(transcript.WantText | transcript.WantInputs); ok && e.Response != nil && e.Response.HasUsage {
+				counted++
+			}
+		}
+		if er.Err() != nil || counted != len(r.Responses) {
+			t.Fatalf("entry reader: err %v, %d responses with usage, the fold counted %d", er.Err(), counted, len(r.Responses))
+		}
 	})
 }

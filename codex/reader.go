@@ -1,24 +1,25 @@
 package codex
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"io"
 	"strings"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // textLimit bounds Entry.Text, in runes; the full text of an output or a
 // message is never kept.
 const textLimit = 2000
 
-// ctxEvery is how many lines pass between context checks.
+// ctxEvery is how many lines pass between context checks (transcript.Lines'
+// period).
 const ctxEvery = 256
 
 // Reader reads rollout lines of any length, shaped like bufio.Scanner: Scan
 // advances to the next entry, Entry returns it, Err reports the first I/O
-// error or the context's error.
+// error or the context's error. It reads through transcript.Lines, the one
+// line scanner of the program.
 //
 // Blank lines are counted as physical lines but not yielded. A line that is
 // not a JSON object is skipped and counted (Skipped), never fatal. A last
@@ -29,18 +30,20 @@ const ctxEvery = 256
 // The Reader also tracks a fork's copied prefix (§9): entries from the
 // parent's session_meta up to the child's own first turn have Copied set.
 type Reader struct {
-	ctx  context.Context
-	br   *bufio.Reader
-	long []byte // collects a line longer than br's buffer
+	lines *transcript.Lines
+	dec   lineDecoder
 
-	line    int // physical line number of the current line
-	lines   int // non-blank lines consumed, torn tail excluded
+	count   int // non-blank lines consumed, torn tail excluded
 	skipped int
 	drift   int
 	torn    bool
-	err     error
-	done    bool
+}
 
+// lineDecoder turns one rollout line at a time into an Entry, in file order: it
+// keeps what later lines need of earlier ones (the fork prefix, the names of
+// calls). Both the Reader and the transcript reader (Agent.NewReader) use it.
+type lineDecoder struct {
+	line   int // physical line number of the current line
 	raw    rawLine
 	entry  Entry
 	meta   Meta
@@ -57,92 +60,68 @@ type Reader struct {
 	callNames map[string]string // call_id -> tool name, for outputs
 }
 
+func newLineDecoder() lineDecoder { return lineDecoder{callNames: map[string]string{}} }
+
+// decode decodes line number n into r.entry. A line that is not a JSON
+// object leaves the entry unchanged and reports decodeFailed.
+func (r *lineDecoder) decode(b []byte, n int) decodeStatus {
+	st := decodeLine(b, &r.raw)
+	if st == decodeFailed {
+		return st
+	}
+	r.line = n
+	r.build(st == decodedDrifted)
+	return st
+}
+
 // NewReader reads rollout lines from r. ctx is checked every few hundred
 // lines; once it is done, Scan returns false and Err returns ctx.Err().
 func NewReader(ctx context.Context, r io.Reader) *Reader {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return &Reader{ctx: ctx, br: bufio.NewReaderSize(r, 64<<10), callNames: map[string]string{}}
+	return &Reader{lines: transcript.NewLines(ctx, r, 0, 0), dec: newLineDecoder()}
 }
 
 // Scan advances to the next entry. It returns false at EOF, on an I/O
 // error or when the context is done.
 func (r *Reader) Scan() bool {
-	for !r.done {
-		if r.line%ctxEvery == 0 && r.ctx.Err() != nil {
-			r.err, r.done = r.ctx.Err(), true
-			return false
-		}
-		b, last, ok := r.readLine()
-		if !ok {
-			return false
-		}
-		r.line++
-		if len(trimSpace(b)) == 0 {
-			continue
-		}
-		st := decodeLine(b, &r.raw)
+	for r.lines.Scan() {
+		st := r.dec.decode(r.lines.Bytes(), r.lines.Number())
 		if st == decodeFailed {
-			if last {
+			if r.lines.Torn() {
 				r.torn = true
 				return false
 			}
-			r.lines++
+			r.count++
 			r.skipped++
 			continue
 		}
-		r.lines++
+		r.count++
 		if st == decodedDrifted {
 			r.drift++
 		}
-		r.build(st == decodedDrifted)
 		return true
 	}
 	return false
 }
 
-// readLine returns the next line without its line end; last is true when
-// it ended at EOF without '\n'. ok is false at EOF or on an error.
-func (r *Reader) readLine() (b []byte, last, ok bool) {
-	frag, err := r.br.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		r.long = append(r.long[:0], frag...)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			frag, err = r.br.ReadSlice('\n')
-			r.long = append(r.long, frag...)
-		}
-		frag = r.long
-	}
-	if err != nil {
-		r.done = true
-		if !errors.Is(err, io.EOF) {
-			r.err = err
-			return nil, false, false
-		}
-		if len(frag) == 0 {
-			return nil, false, false
-		}
-		last = true
-	}
-	frag = bytes.TrimSuffix(frag, []byte{'\n'})
-	frag = bytes.TrimSuffix(frag, []byte{'\r'})
-	return frag, last, true
-}
+// Close recycles the line buffers; the Reader is unusable after.
+func (r *Reader) Close() { r.lines.Close() }
 
 // Entry returns the current entry. It and everything it points to are
 // valid until the next Scan; use Clone to keep one.
-func (r *Reader) Entry() *Entry { return &r.entry }
+func (r *Reader) Entry() *Entry { return &r.dec.entry }
 
 // Line returns the physical line number of the current entry, 1-based.
-func (r *Reader) Line() int { return r.line }
+func (r *Reader) Line() int { return r.dec.line }
 
 // Err returns the first I/O error, or the context's error; nil at a clean EOF.
-func (r *Reader) Err() error { return r.err }
+func (r *Reader) Err() error { return r.lines.Err() }
 
 // Lines returns how many non-blank lines were consumed (entries plus
 // skipped lines); a torn last line is not among them.
-func (r *Reader) Lines() int { return r.lines }
+func (r *Reader) Lines() int { return r.count }
 
 // Skipped returns how many complete lines did not decode.
 func (r *Reader) Skipped() int { return r.skipped }
@@ -157,10 +136,10 @@ func (r *Reader) Torn() bool { return r.torn }
 // Prefix returns the physical lines [start, end) of a fork's copy of its
 // parent's history; start is 0 when there is none, end is 0 while the copy
 // has not ended (a child that has not begun its own first turn).
-func (r *Reader) Prefix() (start, end int) { return r.prefixStart, r.prefixEnd }
+func (r *Reader) Prefix() (start, end int) { return r.dec.prefixStart, r.dec.prefixEnd }
 
 // build fills r.entry from r.raw.
-func (r *Reader) build(drift bool) {
+func (r *lineDecoder) build(drift bool) {
 	l, p := &r.raw, &r.raw.Payload
 	r.files = r.files[:0]
 	r.entry = Entry{Line: r.line, Time: parseTime(l.Timestamp), Type: l.Type, Item: p.Type, Drift: drift}
@@ -192,12 +171,15 @@ func (r *Reader) build(drift bool) {
 	e.Copied = r.inPrefix
 }
 
-func (r *Reader) buildMeta(p *rawPayload) {
+func (r *lineDecoder) buildMeta(p *rawPayload) {
 	src, sub, spawnParent, path, nick, role := source(p.Source)
 	m := Meta{ID: p.ID, CreatedAt: parseTime(p.Timestamp), Cwd: p.Cwd, Originator: p.Originator,
 		CLIVersion: p.CLIVersion, Source: src, Subagent: sub, ModelProvider: p.ModelProvider,
 		RootID: p.SessionID, ForkedFromID: p.ForkedFromID, ParentThreadID: p.ParentThreadID,
 		AgentPath: p.AgentPath, AgentNickname: p.AgentNickname, AgentRole: p.AgentRole}
+	if p.Git != nil {
+		m.GitBranch = p.Git.Branch
+	}
 	if m.ParentThreadID == "" {
 		m.ParentThreadID = spawnParent
 	}
@@ -213,7 +195,7 @@ func (r *Reader) buildMeta(p *rawPayload) {
 	r.meta = m
 }
 
-func (r *Reader) buildItem(p *rawPayload) {
+func (r *lineDecoder) buildItem(p *rawPayload) {
 	e := &r.entry
 	switch p.Type {
 	case "message":
@@ -297,7 +279,7 @@ func (r *Reader) buildItem(p *rawPayload) {
 	}
 }
 
-func (r *Reader) buildCall(p *rawPayload, name string) {
+func (r *lineDecoder) buildCall(p *rawPayload, name string) {
 	e := &r.entry
 	e.Kind = KindToolCall
 	e.Tool = name
@@ -310,7 +292,7 @@ func (r *Reader) buildCall(p *rawPayload, name string) {
 }
 
 // functionArgs reads the command or patch out of function_call arguments.
-func (r *Reader) functionArgs(p *rawPayload) {
+func (r *lineDecoder) functionArgs(p *rawPayload) {
 	e := &r.entry
 	args, _ := callArgs(p.Arguments)
 	if s, ok := jsonString(p.Arguments); ok {
@@ -336,7 +318,7 @@ func (r *Reader) functionArgs(p *rawPayload) {
 }
 
 // shellFiles reads the files of an apply_patch run through a shell command.
-func (r *Reader) shellFiles() {
+func (r *lineDecoder) shellFiles() {
 	e := &r.entry
 	if body := shellPatch(e.Command); body != "" {
 		e.Patch = body
@@ -356,7 +338,7 @@ func shellCommand(s string, list []string) string {
 	return strings.Join(list, " ")
 }
 
-func (r *Reader) buildEvent(p *rawPayload) {
+func (r *lineDecoder) buildEvent(p *rawPayload) {
 	e := &r.entry
 	switch p.Type {
 	case "user_message":
@@ -422,7 +404,7 @@ func (r *Reader) buildEvent(p *rawPayload) {
 }
 
 // toolEvent reads what a harness event says about a call.
-func (r *Reader) toolEvent(p *rawPayload) {
+func (r *lineDecoder) toolEvent(p *rawPayload) {
 	e := &r.entry
 	switch p.Type {
 	case "patch_apply_end":
@@ -462,7 +444,7 @@ func (r *Reader) toolEvent(p *rawPayload) {
 // later session_meta with the parent's id and ends before the first
 // task_started or turn_context whose turn_id sorts after the file's own id
 // (both are UUIDv7, so string order is time order).
-func (r *Reader) trackPrefix() {
+func (r *lineDecoder) trackPrefix() {
 	e := &r.entry
 	if e.Type == "session_meta" && e.Meta != nil {
 		m := e.Meta

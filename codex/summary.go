@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // Usage is token usage in the agent-neutral shape of SPEC §10.
@@ -42,7 +44,7 @@ type Key uint64
 // Response is one counted model response: a token_count event whose
 // cumulative total is new to the file (§14.5).
 type Response struct {
-	Key    Key    // hash of the counter's thread and the cumulative total
+	Key    Key    // the response's group: its counter's thread and the total counted before it
 	Time   int64  // unix ms of the token_count line
 	Line   int    // physical line
 	Model  string // latest turn_context model before it
@@ -185,28 +187,31 @@ func (r *Rollout) TitleGeneration() bool {
 func (r *Rollout) Review() bool { return r.Source == "subagent" && r.Subagent == "review" }
 
 // Summarize reads the rollout at path (.jsonl, or .jsonl.zst decompressed)
-// and folds it into a Rollout. It opens the file through openInside with
-// the file's own folder as the boundary, so a path that is a symlink out of
-// its folder is refused; use SummarizeFile for a discovered file. Decode
+// and folds it into a Rollout. It opens the file through a transcript.Root
+// made of the file's own folder, so a path that is a symlink out of its
+// folder is refused; use SummarizeFile for a discovered file. Decode
 // problems are counted, never returned; only open and I/O errors and a done
 // ctx are.
 func Summarize(ctx context.Context, path string) (*Rollout, error) {
-	return summarizeInside(ctx, filepath.Dir(path), path)
+	return SummarizeFile(ctx, transcript.File{Root: transcript.NewRoot(filepath.Dir(path), ""), Path: path})
 }
 
-// SummarizeFile is Summarize for a file found by Discover, contained in its root.
-func SummarizeFile(ctx context.Context, f File) (*Rollout, error) {
-	return summarizeInside(ctx, f.Root, f.Path)
-}
-
-func summarizeInside(ctx context.Context, root, path string) (*Rollout, error) {
-	rc, err := openRollout(root, path)
+// SummarizeFile is Summarize for a file found by Agent.Discover, opened
+// through its root's containment check.
+func SummarizeFile(ctx context.Context, f transcript.File) (*Rollout, error) {
+	fh, err := f.Root.Open(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	rc, err := decompressed(fh)
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
 	rd := NewReader(ctx, rc)
-	s := newSummarizer(path)
+	defer rd.Close()
+	s := newSummarizer(f.Path)
 	for rd.Scan() {
 		s.fold(rd.Entry())
 	}
@@ -219,16 +224,9 @@ func summarizeInside(ctx context.Context, root, path string) (*Rollout, error) {
 // summarizer folds entries into a Rollout.
 type summarizer struct {
 	r            *Rollout
-	sawMeta      bool
-	model        string // latest turn_context model outside the copy
-	copiedModel  string // latest turn_context model inside the copy
-	settings     string // latest thread_settings_applied model, a fallback
-	cwd          string // latest turn_context cwd outside the copy
-	seenTotals   map[Tokens]struct{}
+	t            *thread
 	calls        map[string]int // call_id -> index in calls
 	orphans      map[string]Entry
-	prompts      map[Key]struct{}
-	webSearches  map[Key]int
 	responses    []Response
 	callsInOrder []Call
 }
@@ -236,8 +234,7 @@ type summarizer struct {
 func newSummarizer(path string) *summarizer {
 	_, id, _ := parseName(filepath.Base(path))
 	r := &Rollout{Path: path, FileID: id, ID: id}
-	return &summarizer{r: r, seenTotals: map[Tokens]struct{}{}, calls: map[string]int{},
-		prompts: map[Key]struct{}{}, webSearches: map[Key]int{}}
+	return &summarizer{r: r, t: newThread(), calls: map[string]int{}}
 }
 
 func (s *summarizer) fold(e *Entry) {
@@ -251,13 +248,21 @@ func (s *summarizer) fold(e *Entry) {
 			r.End = e.Time
 		}
 	}
+	if m := s.t.observe(e); m != nil {
+		s.foldFirstMeta(m)
+	} else if e.Type == "session_meta" && e.Meta != nil && e.Meta.ID == r.ID {
+		r.Resumes++
+	}
 	switch e.Kind {
 	case KindMeta:
 		s.foldMeta(e)
 	case KindTokenCount:
-		s.foldTokens(e)
+		if key, u, ok := s.t.count(e); ok {
+			s.responses = append(s.responses, Response{Key: key, Time: e.Time, Line: e.Line,
+				Model: s.t.responseModel(e.Copied), Usage: u, Copied: e.Copied})
+		}
 	case KindPrompt:
-		if !e.Copied {
+		if s.t.newPrompt(e) {
 			s.foldPrompt(e)
 		}
 	case KindAssistant:
@@ -281,47 +286,28 @@ func (s *summarizer) fold(e *Entry) {
 	}
 }
 
+// foldFirstMeta takes the session's identity from the first session_meta.
+func (s *summarizer) foldFirstMeta(m *Meta) {
+	r := s.r
+	if m.ID != "" {
+		r.ID = strings.Clone(m.ID)
+	}
+	r.RootID, r.ForkedFrom = strings.Clone(m.RootID), strings.Clone(m.ForkedFromID)
+	r.ParentID = s.t.parentID
+	r.Source, r.Subagent = strings.Clone(m.Source), strings.Clone(m.Subagent)
+	r.AgentPath, r.AgentNickname, r.AgentRole = strings.Clone(m.AgentPath), strings.Clone(m.AgentNickname), strings.Clone(m.AgentRole)
+	r.Cwd, r.Originator, r.CLIVersion = s.t.metaCwd, strings.Clone(m.Originator), strings.Clone(m.CLIVersion)
+	r.ModelProvider, r.CreatedAt = strings.Clone(m.ModelProvider), m.CreatedAt
+}
+
 func (s *summarizer) foldMeta(e *Entry) {
 	r := s.r
 	switch {
-	case e.Type == "session_meta" && e.Meta != nil:
-		m := e.Meta
-		if !s.sawMeta {
-			s.sawMeta = true
-			if m.ID != "" {
-				r.ID = strings.Clone(m.ID)
-			}
-			r.RootID, r.ForkedFrom = strings.Clone(m.RootID), strings.Clone(m.ForkedFromID)
-			r.ParentID = strings.Clone(m.ParentThreadID)
-			if r.ParentID == "" {
-				r.ParentID = r.ForkedFrom
-			}
-			r.Source, r.Subagent = strings.Clone(m.Source), strings.Clone(m.Subagent)
-			r.AgentPath, r.AgentNickname, r.AgentRole = strings.Clone(m.AgentPath), strings.Clone(m.AgentNickname), strings.Clone(m.AgentRole)
-			r.Cwd, r.Originator, r.CLIVersion = strings.Clone(m.Cwd), strings.Clone(m.Originator), strings.Clone(m.CLIVersion)
-			r.ModelProvider, r.CreatedAt = strings.Clone(m.ModelProvider), m.CreatedAt
-		} else if m.ID == r.ID {
-			r.Resumes++
-		}
 	case e.Type == "turn_context":
-		if e.Copied {
-			s.copiedModel = strings.Clone(e.Model)
-			return
-		}
-		if e.Model != "" && e.Model != s.model {
-			s.model = strings.Clone(e.Model)
-			if !contains(r.Models, s.model) {
-				r.Models = append(r.Models, s.model)
-			}
-		}
-		if e.Cwd != "" && e.Cwd != s.cwd {
-			s.cwd = strings.Clone(e.Cwd)
+		if !e.Copied && s.t.model != "" && !contains(r.Models, s.t.model) {
+			r.Models = append(r.Models, s.t.model)
 		}
 	case e.Copied:
-	case e.Item == "thread_settings_applied":
-		if e.Model != "" && e.Model != s.settings {
-			s.settings = strings.Clone(e.Model)
-		}
 	case e.Type == "compacted":
 		r.Compactions++
 	case e.Item == "thread_rolled_back":
@@ -333,50 +319,8 @@ func (s *summarizer) foldMeta(e *Entry) {
 	}
 }
 
-// foldTokens applies §14.5: skip info:null, skip an all-zero total (a
-// context estimate before a rollback), skip a total equal to any earlier
-// total of the file (re-emissions, with the same or a different last, and
-// the copied prefix's totals), and count the last_token_usage of the rest.
-// Restarted counters and a review-mode second counter write totals new to
-// the file, so they count.
-func (s *summarizer) foldTokens(e *Entry) {
-	if e.Tokens == nil {
-		return
-	}
-	total := e.Tokens.Total
-	total.CacheWrite = 0 // the five fields of §14.5 decide a repeat
-	if total.zero() {
-		return
-	}
-	if _, seen := s.seenTotals[total]; seen {
-		return
-	}
-	s.seenTotals[total] = struct{}{}
-	ns, model := s.r.ID, s.model
-	if e.Copied {
-		ns, model = s.parentNS(), s.copiedModel
-	} else if model == "" {
-		model = s.settings
-	}
-	s.responses = append(s.responses, Response{Key: responseKey(ns, total), Time: e.Time, Line: e.Line,
-		Model: model, Usage: UsageOf(e.Tokens.Last), Copied: e.Copied})
-}
-
-// parentNS is the thread whose counter the copied prefix shows.
-func (s *summarizer) parentNS() string {
-	if s.r.ForkedFrom != "" {
-		return s.r.ForkedFrom
-	}
-	return s.r.ParentID
-}
-
 func (s *summarizer) foldPrompt(e *Entry) {
 	r := s.r
-	k := Key(newKeyHash().int(e.Time).str(e.Text))
-	if _, dup := s.prompts[k]; dup {
-		return // the /review double: same time, same text
-	}
-	s.prompts[k] = struct{}{}
 	r.Prompts++
 	text := clip(e.Text, PromptLimit)
 	if r.Prompts == 1 {
@@ -390,31 +334,14 @@ func (s *summarizer) foldPrompt(e *Entry) {
 }
 
 func (s *summarizer) foldCall(e *Entry) {
-	ns := s.r.ID
-	if e.Copied {
-		ns = s.parentNS()
-	}
 	c := Call{ID: strings.Clone(e.CallID), Name: strings.Clone(e.Tool), Item: strings.Clone(e.Item),
-		Time: e.Time, Line: e.Line, Result: e.Result, Copied: e.Copied}
+		Time: e.Time, Line: e.Line, Result: e.Result, Copied: e.Copied, Key: s.t.callKey(e)}
 	if e.Command != "" {
 		c.Command = clip(e.Command, textLimit)
 	}
-	cwd := s.cwd
-	if cwd == "" || e.Copied {
-		cwd = s.r.Cwd
-	}
+	cwd := s.t.fileCwd(e.Copied)
 	for _, f := range e.Files {
 		c.Files = append(c.Files, FileChange{Path: strings.Clone(joinPath(cwd, f.Path)), Change: f.Change, Action: f.Action})
-	}
-	if e.CallID != "" {
-		c.Key = hashKey("call", e.CallID)
-	} else {
-		// A web_search_call has no id in most builds: its query, and how
-		// many times the thread searched it before, stand in.
-		h := newKeyHash().str(ns).str(e.Tool).str(e.Text)
-		n := s.webSearches[Key(h)]
-		s.webSearches[Key(h)] = n + 1
-		c.Key = Key(h.int(int64(n)))
 	}
 	idx := len(s.callsInOrder)
 	s.callsInOrder = append(s.callsInOrder, c)
@@ -465,7 +392,7 @@ func (s *summarizer) foldToolEvent(e *Entry) {
 		}
 	case "view_image_tool_call":
 		for _, f := range e.Files {
-			c.Files = append(c.Files, FileChange{Path: strings.Clone(joinPath(s.cwd, f.Path)), Change: f.Change, Action: f.Action})
+			c.Files = append(c.Files, FileChange{Path: strings.Clone(joinPath(s.t.cwd, f.Path)), Change: f.Change, Action: f.Action})
 		}
 	case "mcp_tool_call_end":
 		if e.Result == ResultError && (c.Result == ResultOK || c.Result == NoResult) {
@@ -511,14 +438,6 @@ func copiedFirst[T any](xs []T, copied func(*T) bool) ([]T, int) {
 		}
 	}
 	return out, n
-}
-
-// responseKey identifies a response by the thread whose counter wrote it
-// and its cumulative total: a fork's copy of a parent response has the
-// parent's thread id and the same total.
-func responseKey(thread string, t Tokens) Key {
-	h := newKeyHash().str("tokens").str(thread)
-	return Key(h.int(t.Input).int(t.Cached).int(t.Output).int(t.Reasoning).int(t.Total))
 }
 
 // hashKey is FNV-1a over the parts, each ended by a NUL.

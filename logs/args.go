@@ -1,10 +1,23 @@
 package logs
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
+
+// Agents are the names of the agents whose history this program reads, as
+// sessions carry them in Session.Agent.
+var Agents = []string{"claude-code", "codex"}
+
+// CheckAgent validates an agent filter: "" (every agent) or one of Agents.
+func CheckAgent(agent string) error {
+	if agent == "" || slices.Contains(Agents, agent) {
+		return nil
+	}
+	return InvalidArgument("agent", "agent must be one of %s; got %q", strings.Join(Agents, ", "), clipArg(agent))
+}
 
 // TimeRange is a half-open interval [Since, Until) in unix milliseconds; a zero
 // bound is open.

@@ -98,7 +98,7 @@ func BenchmarkBuildSnapshot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, infos := discover(transcript.NewDirCache(), roots, testAgents, nil)
+	_, infos := discover(transcript.NewDirCache(), Config{Roots: roots, Agents: testAgents}, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

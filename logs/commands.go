@@ -117,9 +117,12 @@ const maxShellDepth = 16
 // commandPatterns that one of its simple commands matches, each once, in the
 // order the simple commands appear (`go build ./... && go test ./...` is
 // [build, test]). It returns nil for a command that is none of them.
-func ClassifyCommand(cmd string) []CommandKind {
+func ClassifyCommand(cmd string) []CommandKind { return kindsOf(commandParts(cmd)) }
+
+// kindsOf is ClassifyCommand over a command already split into parts.
+func kindsOf(parts []commandPart) []CommandKind {
 	var kinds []CommandKind
-	for _, p := range commandParts(cmd) {
+	for _, p := range parts {
 		for _, k := range p.kinds {
 			if !slices.Contains(kinds, k) {
 				kinds = append(kinds, k)
@@ -179,7 +182,20 @@ func CommitMessage(cmd string) (msg string, ok bool) {
 // repository root they already are in (`cd /repo && go test ./...`), and that
 // must match a bare re-run. It returns "" for a command with no words.
 func CommandTarget(cmd string) string {
-	parts := commandParts(cmd)
+	var b strings.Builder
+	writeTarget(&b, commandParts(cmd))
+	return b.String()
+}
+
+// targetWriter is what writeTarget writes to: a strings.Builder for
+// CommandTarget, a maphash.Hash for a key that needs no copy of the target.
+type targetWriter interface {
+	WriteString(s string) (int, error)
+	WriteByte(c byte) error
+}
+
+// writeTarget writes CommandTarget of a command already split into parts.
+func writeTarget(b targetWriter, parts []commandPart) {
 	keep := make([]bool, len(parts))
 	some := false
 	for i, p := range parts {
@@ -196,46 +212,69 @@ func CommandTarget(cmd string) string {
 			}
 		}
 	}
-	var b strings.Builder
+	wrote := false
 	for i, p := range parts {
 		if some && !keep[i] {
 			continue
 		}
-		if b.Len() > 0 {
+		if wrote {
 			switch p.op {
 			case ";", "":
 				b.WriteString("; ")
 			default:
-				b.WriteString(" " + p.op + " ")
-			}
-		}
-		for j, w := range p.argv {
-			if j > 0 {
+				b.WriteByte(' ')
+				b.WriteString(p.op)
 				b.WriteByte(' ')
 			}
-			b.WriteString(shellQuote(w, j == 0))
 		}
+		wrote = true
+		writeWords(b, p.argv)
 	}
-	return b.String()
 }
 
-// shellQuote writes w so that the lexer reads it back as the same one word.
-func shellQuote(w string, first bool) string {
-	safe := w != ""
-	for i := 0; i < len(w) && safe; i++ {
+// writeWords writes argv one space apart, each word quoted so that the lexer
+// reads it back as the same one word.
+func writeWords(b targetWriter, argv []string) {
+	for j, w := range argv {
+		if j > 0 {
+			b.WriteByte(' ')
+		}
+		if shellSafe(w, j == 0) {
+			b.WriteString(w)
+			continue
+		}
+		b.WriteByte('\'')
+		for {
+			k := strings.IndexByte(w, '\'')
+			if k < 0 {
+				break
+			}
+			b.WriteString(w[:k])
+			b.WriteString(`'\''`)
+			w = w[k+1:]
+		}
+		b.WriteString(w)
+		b.WriteByte('\'')
+	}
+}
+
+// shellSafe reports whether w reads back as itself without quotes: letters,
+// digits and _@%+:,./- (and = after the first word).
+func shellSafe(w string, first bool) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
 		c := w[i]
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
 		case strings.IndexByte("_@%+:,./-", c) >= 0:
 		case c == '=' && !first:
 		default:
-			safe = false
+			return false
 		}
 	}
-	if safe {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	return true
 }
 
 // commandPart is one simple command of a command line, as classified.
@@ -255,7 +294,7 @@ func commandParts(cmd string) []commandPart {
 }
 
 func partsOf(cmds []*shCommand, depth int) []commandPart {
-	var parts []commandPart
+	parts := make([]commandPart, 0, len(cmds))
 	for _, c := range cmds {
 		argv := c.argv()
 		if len(argv) == 0 {
@@ -812,7 +851,10 @@ type shCommand struct {
 
 // argv returns the command's words after its leading assignments.
 func (c *shCommand) argv() []string {
-	var out []string
+	if len(c.words) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(c.words))
 	for _, w := range c.words {
 		if len(out) == 0 {
 			if i := strings.IndexByte(w.val, '='); i > 0 && i < w.plain && isAssignment(w.val) {
@@ -835,6 +877,7 @@ type shParser struct {
 	pos     int
 	depth   int
 	pending []shHeredoc // heredocs whose bodies start after the current line
+	free    []shCommand // commands allocated and not yet used (newCommand)
 }
 
 // Reserved words are not programs: `if go test; then make; fi` runs go test
@@ -845,7 +888,7 @@ var shReserved = []string{"!", "{", "}", "if", "then", "else", "elif", "fi", "do
 // ')' that closes a $(…) or a subshell.
 func (p *shParser) script(sub bool) []*shCommand {
 	var out []*shCommand
-	cur := &shCommand{}
+	cur := p.newCommand()
 	op := ""
 	finish := func(next string) {
 		if len(cur.words) > 0 {
@@ -855,7 +898,9 @@ func (p *shParser) script(sub bool) []*shCommand {
 		} else if next != "" {
 			op = next
 		}
-		cur = &shCommand{}
+		if len(cur.words) > 0 || cur.hasStdin || p.heredocFor(cur) {
+			cur = p.newCommand()
+		}
 	}
 	for p.pos < len(p.src) {
 		c := p.src[p.pos]
@@ -945,6 +990,33 @@ func (p *shParser) script(sub bool) []*shCommand {
 	return out
 }
 
+// newCommand returns an empty command, taken from a block allocated a few at
+// a time with room for a few words each.
+func (p *shParser) newCommand() *shCommand {
+	if len(p.free) == 0 {
+		const n = 4
+		cmds := make([]shCommand, n)
+		words := make([]shWord, 0, n*6)
+		for i := range cmds {
+			cmds[i].words = words[i*6 : i*6 : i*6+6]
+		}
+		p.free = cmds
+	}
+	c := &p.free[0]
+	p.free = p.free[1:]
+	return c
+}
+
+// heredocFor reports whether a pending heredoc belongs to c.
+func (p *shParser) heredocFor(c *shCommand) bool {
+	for _, h := range p.pending {
+		if h.cmd == c {
+			return true
+		}
+	}
+	return false
+}
+
 // skipParens skips to the ')' matching an already consumed '(' without
 // parsing, for input nested deeper than maxShellDepth.
 func (p *shParser) skipParens() {
@@ -1032,7 +1104,20 @@ func (p *shParser) readHeredocs(sub bool) {
 
 // word reads one word at p.pos.
 func (p *shParser) word() shWord {
+	// Most words are plain text up to a blank or an operator: they are the
+	// source itself, without a copy.
+	i := p.pos
+	for i < len(p.src) && !wordSpecial(p.src[i]) {
+		i++
+	}
+	if i > p.pos && (i == len(p.src) || wordEnd(p.src[i])) {
+		w := p.src[p.pos:i]
+		p.pos = i
+		return shWord{val: w, plain: len(w)}
+	}
 	var b strings.Builder
+	b.WriteString(p.src[p.pos:i])
+	p.pos = i
 	plain := -1
 	quoted := func() {
 		if plain < 0 {
@@ -1095,6 +1180,24 @@ done:
 		plain = b.Len()
 	}
 	return shWord{val: b.String(), plain: plain}
+}
+
+// wordEnd reports whether c ends an unquoted word.
+func wordEnd(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', ';', '&', '|', '(', ')', '<', '>':
+		return true
+	}
+	return false
+}
+
+// wordSpecial reports whether c ends a word or starts quoting or expansion.
+func wordSpecial(c byte) bool {
+	switch c {
+	case '\\', '\'', '"', '$', '`':
+		return true
+	}
+	return wordEnd(c)
 }
 
 // dquote reads the inside of a double-quoted string, after its opening quote.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/pricing"
 )
 
@@ -17,15 +18,7 @@ func corpusRoots(t testing.TB) []string {
 	if _, err := os.Stat(base); err != nil {
 		t.Skipf("public corpus not found at %s", base)
 	}
-	var roots []string
-	filepath.WalkDir(base, func(p string, d os.DirEntry, err error) error {
-		if err == nil && d.IsDir() && d.Name() == "projects" {
-			roots = append(roots, p)
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	return roots
+	return fixture.ProjectRoots(base)
 }
 
 func testPricing(t testing.TB) *pricing.Table {

@@ -13,28 +13,30 @@ type discovered struct {
 	agent transcript.Agent
 }
 
-// RootInfo says what a configured log root is.
+// RootInfo says what a configured log root is and whose history it holds.
 type RootInfo struct {
-	Path   string
-	Exists bool
+	Path    string
+	Agent   string // the agent read under it ("claude-code", "codex")
+	Machine string // the root's label, LocalMachine when it has none
+	Exists  bool
 }
 
-// discover lists every transcript file of every agent under the roots.
-// Unreadable folders and anything that is not a transcript are skipped:
-// discovery never fails.
-func discover(dirs *transcript.DirCache, roots []string, agents []transcript.Agent, out []discovered) ([]discovered, []RootInfo) {
+// discover lists every transcript file of each source's agent under its
+// roots, each root labelled with its machine. Unreadable folders and
+// anything that is not a transcript are skipped: discovery never fails.
+func discover(dirs *transcript.DirCache, cfg Config, out []discovered) ([]discovered, []RootInfo) {
 	dirs.BeginPass()
 	defer dirs.EndPass()
 	out = out[:0]
-	infos := make([]RootInfo, 0, len(roots))
+	var infos []RootInfo
 	var files []transcript.File
-	for _, path := range roots {
-		root := transcript.NewRoot(path, "")
-		infos = append(infos, RootInfo{Path: path, Exists: root.Exists()})
-		for _, a := range agents {
-			files = a.Discover(root, dirs, files[:0])
+	for _, src := range cfg.sources() {
+		for _, path := range src.Roots {
+			root := transcript.NewRoot(path, cfg.RootLabels[path])
+			infos = append(infos, RootInfo{Path: path, Agent: src.Agent.Name(), Machine: machineOf(root), Exists: root.Exists()})
+			files = src.Agent.Discover(root, dirs, files[:0])
 			for _, f := range files {
-				out = append(out, discovered{File: f, agent: a})
+				out = append(out, discovered{File: f, agent: src.Agent})
 			}
 		}
 	}

@@ -106,11 +106,12 @@ func (pm *PathMatcher) Match(file string) bool {
 func (snap *Snapshot) FileActivity(pm *PathMatcher, sessions []*Session, tr TimeRange) []FileTouch {
 	var out []FileTouch
 	for _, s := range sessions {
-		for _, c := range s.Calls() {
-			if c.Action == ActionNone || !tr.Contains(c.Time) || !pm.Match(c.Path) {
-				continue
+		for _, call := range s.Calls() {
+			for c := range call.Touches() {
+				if tr.Contains(c.Time) && pm.Match(c.Path) {
+					out = append(out, FileTouch{Session: s, Call: c})
+				}
 			}
-			out = append(out, FileTouch{Session: s, Call: *c})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Call.Time > out[j].Call.Time })

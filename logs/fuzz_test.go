@@ -100,6 +100,7 @@ func FuzzDecodeLine(f *testing.F) {
 		buf := append([]byte(nil), data...)
 		for _, kind := range []FileKind{MainFile, SubagentFile, LegacyAgentFile} {
 			fs := newFileSummary(discovered{File: transcript.File{Path: "/nonexistent/p/s.jsonl", ProjectDir: "/nonexistent/p", Project: "p", Kind: kind, SessionID: "s"}, agent: claudecode.Agent{}})
+			fs.openIndexes()
 			n := 0
 			er := claudecode.NewReader(context.Background(), bytes.NewReader(buf), 0, 0)
 			for er.Scan() {
@@ -172,6 +173,7 @@ func FuzzClassifyError(f *testing.F) {
 		json.Unmarshal(enc, &round) // what the transcript holds after JSON encoding
 		for _, content := range []string{string(enc), `[{"type":"text","text":` + string(enc) + `}]`} {
 			fs := newFileSummary(discovered{File: transcript.File{Path: "/nonexistent/s.jsonl", Kind: MainFile, SessionID: "s"}, agent: claudecode.Agent{}})
+			fs.openIndexes()
 			side := ""
 			if sidechain {
 				side = `"isSidechain":true,`

@@ -252,7 +252,7 @@ func (e *hostileEnv) checkNeighbour(snap *Snapshot) {
 		}
 		snap.Report(ReportQuery{GroupBy: []string{"day", "model"}})
 		snap.Report(ReportQuery{GroupBy: []string{"session"}})
-		snap.Pace(0)
+		snap.Pace(0, "")
 		snap.Coverage()
 		pm, err := CompilePath("**/*")
 		if err != nil {

@@ -28,7 +28,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 				continue
 			}
 			if ns == nil {
-				ns = &Session{ID: s.ID, Key: s.Key, Root: s.Root, ProjectDir: s.ProjectDir, Project: s.Project,
+				ns = &Session{ID: s.ID, Agent: s.Agent, Key: s.Key, Root: s.Root, Machine: s.Machine, ProjectDir: s.ProjectDir, Project: s.Project,
 					Main: s.Main, Subagents: append([]*FileSummary(nil), s.Subagents...)}
 			}
 			if ns.Main == f {

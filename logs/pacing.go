@@ -11,12 +11,13 @@ type Pacing struct {
 	Last     int64
 }
 
-// Pace sums the responses in [since, now].
-func (snap *Snapshot) Pace(since int64) Pacing {
+// Pace sums the responses in [since, now] of the sessions of agent ("" for
+// every agent).
+func (snap *Snapshot) Pace(since int64, agent string) Pacing {
 	p := Pacing{ByModel: map[string]*Tally{}}
 	seen := map[*Session]int64{}
 	for r := range snap.AllResponses() {
-		if r.Time < since {
+		if r.Time < since || !MatchAgent(r.Session, agent) {
 			continue
 		}
 		p.Usage.addResponse(r)

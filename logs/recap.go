@@ -30,7 +30,12 @@ type Recap struct {
 	PRLinks         []string
 	Failing         []Call                 // the newest failing calls, oldest first
 	FailingTotal    int                    // all failing calls
-	Details         map[uint64]*CallDetail // excerpts of the failing calls, by Call.Key
+	Details         map[uint64]*CallDetail // excerpts of the failing, shell, outcome and recovery calls, by Call.Key
+	Outcomes        []Outcome
+	Recoveries      []Recovery
+	TodoID          string // the tool_use id of the call that last changed the todo list
+	APIErrorText    string // the text of the last API error written as a reply (main thread)
+	PRLinkTime      int64  // the time of the main file's first pr-link line
 }
 
 // FileChange is a file edited or written in a session.
@@ -79,18 +84,21 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 	files := map[string]*FileChange{}
 	var shellIDs []Call
 	for _, c := range s.Calls() {
-		if c.Action == ActionEdit || c.Action == ActionWrite {
-			fc := files[c.Path]
+		for t := range c.Touches() {
+			if t.Action != ActionEdit && t.Action != ActionWrite {
+				continue
+			}
+			fc := files[t.Path]
 			if fc == nil {
-				fc = &FileChange{Path: c.Path}
-				files[c.Path] = fc
+				fc = &FileChange{Path: t.Path}
+				files[t.Path] = fc
 			}
 			fc.Count++
-			if !slices.Contains(fc.Tools, c.Name) {
-				fc.Tools = append(fc.Tools, c.Name)
+			if !slices.Contains(fc.Tools, t.Name) {
+				fc.Tools = append(fc.Tools, t.Name)
 			}
-			if c.Time > fc.Last {
-				fc.Last = c.Time
+			if t.Time > fc.Last {
+				fc.Last = t.Time
 			}
 		}
 		if isShellTool(c.Name) {
@@ -121,6 +129,15 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 	}
 	for _, c := range r.Failing {
 		ids[c.Key] = true
+	}
+	r.Outcomes, r.Recoveries = snap.Outcomes(s), snap.Recoveries(s)
+	for _, o := range r.Outcomes {
+		if o.Call != nil {
+			ids[o.Call.Key] = true
+		}
+	}
+	for _, rc := range r.Recoveries {
+		ids[rc.Failed.Key], ids[rc.Recovered.Key] = true, true
 	}
 	details, err := snap.CallDetails(ctx, s, ids)
 	if err != nil {
@@ -185,7 +202,12 @@ func isShellTool(name string) bool {
 	if i := strings.LastIndex(n, "__"); i >= 0 && strings.HasPrefix(n, "mcp__") {
 		n = n[i+2:]
 	}
-	return n == "Bash" || n == "PowerShell"
+	switch n {
+	case "Bash", "PowerShell", // Claude Code
+		"shell_command", "exec_command", "shell", "local_shell": // Codex (its code-mode exec runs JavaScript)
+		return true
+	}
+	return false
 }
 
 // readMain collects prompts, the final assistant text and the last todo list.
@@ -198,6 +220,9 @@ func (r *Recap) readMain(ctx context.Context, f *FileSummary) error {
 		}
 		if l.Sidechain {
 			return true
+		}
+		if l.PRURL != "" && r.PRLinkTime == 0 {
+			r.PRLinkTime = l.Time
 		}
 		switch l.Role {
 		case transcript.RoleUser:
@@ -212,6 +237,7 @@ func (r *Recap) readMain(ctx context.Context, f *FileSummary) error {
 			// An API error written as a reply is never what the model said last.
 			if l.Response != nil && l.Response.APIError {
 				r.EndedOnAPIError = true
+				r.APIErrorText = transcript.Clip(l.Text, 1000)
 			} else if l.Text != "" {
 				r.FinalText = transcript.Clip(l.Text, 4000)
 				r.EndedOnAPIError = false
@@ -219,7 +245,7 @@ func (r *Recap) readMain(ctx context.Context, f *FileSummary) error {
 			for _, c := range l.Calls {
 				switch c.Name {
 				case "TodoWrite":
-					r.Todos, r.TodoSource = nil, "TodoWrite"
+					r.Todos, r.TodoSource, r.TodoID = nil, "TodoWrite", strings.Clone(c.ID)
 					for _, td := range c.Input.Todos {
 						if td.Status != "completed" {
 							r.Todos = append(r.Todos, Todo{Text: transcript.Clip(td.Content, 300), Status: transcript.Clip(td.Status, 40)})
@@ -229,10 +255,13 @@ func (r *Recap) readMain(ctx context.Context, f *FileSummary) error {
 					id := strconv.Itoa(len(tasks) + 1)
 					taskIdx[id] = len(tasks)
 					tasks = append(tasks, Todo{Text: transcript.Clip(c.Input.TaskSubject, 300), Status: "pending"})
-					r.TodoSource = "tasks"
+					r.TodoSource, r.TodoID = "tasks", strings.Clone(c.ID)
 				case "TaskUpdate":
 					if i, ok := taskIdx[c.Input.TaskID]; ok && c.Input.TaskStatus != "" {
 						tasks[i].Status = transcript.Clip(c.Input.TaskStatus, 40)
+						if r.TodoSource == "tasks" {
+							r.TodoID = strings.Clone(c.ID)
+						}
 					}
 				}
 			}

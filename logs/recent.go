@@ -41,7 +41,7 @@ func (s *Store) Recent(ctx context.Context, limit int, repo string) (RecentResul
 	if s.snap != nil {
 		return RecentResult{}, false, nil
 	}
-	found, roots := discover(s.dirs, s.cfg.Roots, s.cfg.Agents, s.found)
+	found, roots := discover(s.dirs, s.cfg, s.found)
 	s.found = found
 	type candidate struct {
 		key   string

@@ -75,6 +75,10 @@ func (snap *Snapshot) Resolve(arg string, opt ResolveOptions) (*Session, error) 
 	if len(matches) > 20 {
 		matches = matches[:20]
 	}
+	if onMachines := sameIDMachines(matches); onMachines != "" {
+		return nil, &Error{Code: CodeAmbiguousSession, Candidates: matches,
+			Message: fmt.Sprintf("session %s is on several machines (%s); pass machine to choose one", matches[0].ID, onMachines)}
+	}
 	return nil, &Error{Code: CodeAmbiguousSession, Candidates: matches,
 		Message: fmt.Sprintf("%q matches several sessions; pass more characters of one of the candidates", arg)}
 }

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // SecretMatch is one credential a detector found in a text.
@@ -151,7 +153,8 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 		line := er.Lines().Bytes()
 		scanned.Add(int64(len(line)) + 1)
 		buf = unescapeJSON(buf[:0], line)
-		matches := q.Find(string(buf))
+		// The detector reads the buffer in place; what a finding keeps is cloned.
+		matches := q.Find(unsafe.String(unsafe.SliceData(buf), len(buf)))
 		if len(matches) == 0 {
 			continue
 		}
@@ -174,7 +177,7 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 				continue
 			}
 			seen[m.Secret] = true
-			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: er.Lines().Number(), Session: s, Time: ts, Secret: m.Secret})
+			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: er.Lines().Number(), Session: s, Time: ts, Secret: strings.Clone(m.Secret)})
 		}
 	}
 	return out
@@ -185,9 +188,16 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 // split by \n inside a string (a PEM block) is found whole.
 func unescapeJSON(dst, src []byte) []byte {
 	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if c != '\\' || i+1 >= len(src) {
-			dst = append(dst, c)
+		// Copy the run up to the next escape at once: most of a line has none.
+		if j := bytes.IndexByte(src[i:], '\\'); j != 0 {
+			if j < 0 {
+				return append(dst, src[i:]...)
+			}
+			dst = append(dst, src[i:i+j]...)
+			i += j
+		}
+		if i+1 >= len(src) {
+			dst = append(dst, src[i])
 			continue
 		}
 		i++

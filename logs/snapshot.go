@@ -24,15 +24,18 @@ type Snapshot struct {
 	coverageOnce sync.Once
 	coverage     Coverage // computed on first use; see Coverage
 
-	memoMu  sync.Mutex
-	reports map[string]Report // see Report
+	memoMu   sync.Mutex
+	reports  map[string]Report    // see Report
+	machines map[string]*Snapshot // see OnMachine
 }
 
 // Session is a trunk session id with its subagent files.
 type Session struct {
 	ID         string
+	Agent      string // whose history it is: "claude-code" or "codex" (transcript.Agent.Name)
 	Key        string // project folder + id: the same id under two folders is two sessions
 	Root       string
+	Machine    string // the label of the session's root; LocalMachine when it has none
 	ProjectDir string
 	Project    string
 	Main       *FileSummary // nil when only subagent files exist
@@ -244,7 +247,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		key := f.ProjectDir + string(filepath.Separator) + sid
 		s := bySession[key]
 		if s == nil {
-			s = &Session{ID: sid, Key: key, Root: f.Root.Path, ProjectDir: f.ProjectDir, Project: f.Project}
+			s = &Session{ID: sid, Agent: f.agent.Name(), Key: key, Root: f.Root.Path, Machine: machineOf(f.Root), ProjectDir: f.ProjectDir, Project: f.Project}
 			bySession[key] = s
 		}
 		if f.Kind == MainFile {
@@ -504,6 +507,10 @@ func decodeProjectName(project string) string {
 	}
 	return p
 }
+
+// MatchAgent reports whether s is the history of agent ("" matches every
+// session).
+func MatchAgent(s *Session, agent string) bool { return agent == "" || s.Agent == agent }
 
 // Now is the snapshot's clock reading.
 func (snap *Snapshot) Now() time.Time { return snap.cfg.Now() }

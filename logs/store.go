@@ -13,13 +13,37 @@ import (
 // Config is everything the logs package needs from its caller. Nothing below
 // main reads the environment or the home directory.
 type Config struct {
-	Roots           []string
-	Agents          []transcript.Agent // the formats to read; none means nothing is read
+	Roots      []string
+	RootLabels map[string]string  // root path -> the machine it holds; a root not in it is LocalMachine
+	Agents     []transcript.Agent // the formats read under every root of Roots
+	// Sources are agents with roots of their own (Codex under ~/.codex
+	// beside Claude Code under ~/.claude/projects), read as well.
+	Sources []Source
+	// Watch turns on the change watcher where the platform has one (Linux):
+	// a look with nothing changed then does no file system work. The stat
+	// sweep stays the fallback and the reference.
+	Watch           bool
 	LiveWindow      time.Duration
 	Now             func() time.Time
 	Location        *time.Location
 	Pricing         *pricing.Table
 	CallerSessionID string
+}
+
+// Source is one agent's format and the roots it is read under.
+type Source struct {
+	Agent transcript.Agent
+	Roots []string
+}
+
+// sources is every (agent, roots) pair the configuration names: each agent
+// of Agents under Roots, then Sources.
+func (c Config) sources() []Source {
+	var out []Source
+	for _, a := range c.Agents {
+		out = append(out, Source{Agent: a, Roots: c.Roots})
+	}
+	return append(out, c.Sources...)
 }
 
 // Store keeps a summary of every transcript file in memory, keyed by path and
@@ -32,11 +56,13 @@ type Store struct {
 	mu    sync.Mutex // serialises refreshes
 	dirs  *transcript.DirCache
 	found []discovered // the last discovery, reused as the next one's buffer
+	watch *watcher     // nil: every look sweeps
 	files map[string]*FileSummary
 	snap  *Snapshot
 	index map[uint64]respRef // message key -> its response in snap
 
 	fullBuilds, extensions int // how snapshots were made (tests and benchmarks read them)
+	sweeps, restats, quiet int // how looks were made
 }
 
 // NewStore returns an empty store; nothing is read until the first Snapshot.
@@ -50,7 +76,11 @@ func NewStore(cfg Config) *Store {
 	if cfg.LiveWindow <= 0 {
 		cfg.LiveWindow = 10 * time.Minute
 	}
-	return &Store{cfg: cfg, files: map[string]*FileSummary{}, dirs: transcript.NewDirCache()}
+	st := &Store{cfg: cfg, files: map[string]*FileSummary{}, dirs: transcript.NewDirCache()}
+	if cfg.Watch {
+		st.watch = newWatcher()
+	}
+	return st
 }
 
 // Config returns the store's configuration.
@@ -77,8 +107,10 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
-	found, roots := discover(s.dirs, s.cfg.Roots, s.cfg.Agents, s.found)
-	s.found = found
+	found, roots, ok := s.look()
+	if !ok {
+		return s.snap, false, nil // the watcher vouches that nothing changed: no file system work
+	}
 	if s.snap != nil && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) && unchanged(found, s.files) {
 		return s.snap, false, nil // the common case, answered without allocating
 	}
@@ -130,6 +162,60 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	s.files = next
 	s.snap, s.index = buildSnapshot(s.cfg, next, roots)
 	return s.snap, hook != nil, nil
+}
+
+// look finds what is on disk: by a full sweep (discovery and a stat of every
+// file), or, when the watcher vouches for everything else, by a stat of the
+// files written since the last look. ok is false when the watcher says
+// nothing changed at all.
+func (s *Store) look() (found []discovered, roots []RootInfo, ok bool) {
+	if s.watch != nil && s.snap != nil {
+		dirty, sweep := s.watch.take()
+		if !sweep && len(dirty) == 0 {
+			s.quiet++
+			return nil, nil, false
+		}
+		if !sweep {
+			if found, ok := s.restat(dirty); ok {
+				s.restats++
+				return found, s.snap.Roots, true
+			}
+		}
+	}
+	s.sweeps++
+	found, roots = discover(s.dirs, s.cfg, s.found)
+	s.found = found
+	if s.watch != nil {
+		s.watch.track(s.dirs.Visited())
+	}
+	return found, roots, true
+}
+
+// restat refreshes the file information of the written files in the last
+// discovery; ok is false when one of them is no longer a regular file (the
+// sweep then decides).
+func (s *Store) restat(dirty []string) ([]discovered, bool) {
+	want := make(map[string]bool, len(dirty))
+	for _, p := range dirty {
+		want[p] = true
+	}
+	for i := range s.found {
+		if want[s.found[i].Path] {
+			fi := transcript.Stat(s.found[i].Path)
+			if !fi.Regular || fi.ID != s.found[i].Info.ID {
+				return nil, false
+			}
+			s.found[i].Info = fi
+		}
+	}
+	return s.found, true
+}
+
+// Close stops the change watcher, if any.
+func (s *Store) Close() {
+	if s.watch != nil {
+		s.watch.close()
+	}
 }
 
 // unchanged reports whether every found file is known with the same size,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"hash/maphash"
+	"iter"
 	"maps"
 	"os"
 	"slices"
@@ -56,16 +57,37 @@ func (m *Message) Counts() bool { return m.HasUsage && !m.Synthetic }
 // Call is one tool_use block joined to its result in the same file. Only a
 // hash of its id is kept in memory; tools that show ids re-read the file.
 type Call struct {
-	Key       uint64 // IDKey of the tool_use id
-	Msg       uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
-	ID        string // the tool_use id, kept for file tools only (file_activity shows it)
-	Name      string
-	Time      int64
+	Key  uint64 // IDKey of the tool_use id
+	Msg  uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
+	Name string
+	Time int64
+	Line int32
+	// The small fields share one word.
 	Sidechain bool
-	Line      int32
-	Path      string     // file path for file tools
 	Action    FileAction // how Path was touched
 	Result    ResultState
+	Kinds     CommandKinds          // what a shell call's command does (see classifyCall)
+	Path      string                // file path for file tools
+	Target    uint64                // what the call acted on, for "the same call again" (see classifyCall)
+	ID        string                // the tool_use id, kept for file tools only (file_activity shows it)
+	More      []transcript.CallFile // further files touched (a patch of several files); nil for most calls
+}
+
+// Touches yields the call once per file it touched: as it is for Path, then
+// a copy with Path and Action of each further file.
+func (c Call) Touches() iter.Seq[Call] {
+	return func(yield func(Call) bool) {
+		if c.Action == ActionNone || !yield(c) {
+			return
+		}
+		for _, m := range c.More {
+			t := c
+			t.Path, t.Action, t.More = m.Path, m.Action, nil
+			if !yield(t) {
+				return
+			}
+		}
+	}
 }
 
 // SummaryLine is a `summary` line: a title plus the uuid of the line it describes.
@@ -106,16 +128,17 @@ type FileSummary struct {
 	Versions  []string
 
 	Messages         []Message
-	msgIdx           map[uint64]int32 // response identity -> index in Messages
-	lastByID         map[uint64]int32 // hash of message.id alone -> the latest message with it
+	msgIdx           map[uint64]int32 // during a read: response identity -> index in Messages
+	lastByID         map[uint64]int32 // during a read: hash of message.id alone -> the latest message with it
 	zeroCopies       []zeroCopy       // all-zero usage copies waiting for the copy they belong to
+	provisional      []zeroCopy       // zero copies the last read made responses of their own; the next read takes them back
 	MainAssistantIDs int              // distinct message ids of main-thread assistant lines
 	HumanPrompts     int
 	FirstPrompt      string // raw (unredacted), clipped
 	APIErrors        int
 
 	Calls   []Call
-	callIdx map[uint64]int32       // hash of tool_use id -> index in Calls
+	callIdx map[uint64]int32       // during a read: hash of tool_use id -> index in Calls
 	orphans map[uint64]ResultState // results seen before their call (lines are not in order)
 
 	Summaries   []SummaryLine
@@ -181,7 +204,7 @@ func (f *FileSummary) IsSidechainFile() bool { return f.Kind != MainFile }
 
 func newFileSummary(d discovered) *FileSummary {
 	return &FileSummary{File: d.File, agent: d.agent,
-		msgIdx: map[uint64]int32{}, callIdx: map[uint64]int32{}, ToolCounts: map[string]int{},
+		ToolCounts: map[string]int{},
 	}
 }
 
@@ -191,11 +214,9 @@ func (f *FileSummary) clone() *FileSummary {
 	c.Versions = append([]string(nil), f.Versions...)
 	c.Messages = append([]Message(nil), f.Messages...)
 	c.Calls = append([]Call(nil), f.Calls...)
+	c.provisional = append([]zeroCopy(nil), f.provisional...)
 	c.Summaries = append([]SummaryLine(nil), f.Summaries...)
 	c.PRLinks = append([]string(nil), f.PRLinks...)
-	c.msgIdx = maps.Clone(f.msgIdx)
-	c.lastByID = maps.Clone(f.lastByID)
-	c.callIdx = maps.Clone(f.callIdx)
 	c.orphans = maps.Clone(f.orphans)
 	c.leaves = maps.Clone(f.leaves)
 	c.head = append([]byte(nil), f.head...)
@@ -268,6 +289,8 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 	}
 	f.Size, f.ModTime, f.id = fi.Size, fi.ModTime, fi.ID
 	f.Torn = false
+	f.openIndexes()
+	defer f.closeIndexes()
 	er := f.agent.NewReader(ctx, fh, f.Offset, f.phys)
 	defer er.Close()
 	lines := er.Lines()
@@ -306,6 +329,26 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 	}
 	return er.Err()
 }
+
+// openIndexes builds the lookups a read needs to find the copies it meets
+// again: they cost as much as the summary's own lists, so between reads they
+// are dropped and rebuilt from Messages and Calls (a read of an append is
+// O(the file's messages) either way: extension clones the lists too).
+func (f *FileSummary) openIndexes() {
+	f.reopenZeroCopies()
+	f.msgIdx = make(map[uint64]int32, len(f.Messages))
+	for i := range f.Messages {
+		if k := f.Messages[i].Key; k != 0 {
+			f.msgIdx[k] = int32(i)
+		}
+	}
+	f.callIdx = make(map[uint64]int32, len(f.Calls))
+	for i := range f.Calls {
+		f.callIdx[f.Calls[i].Key] = int32(i)
+	}
+}
+
+func (f *FileSummary) closeIndexes() { f.msgIdx, f.callIdx = nil, nil }
 
 // resolveLeaves looks for summary leafUuids among lines read before their
 // summary line. Rare: summary lines are normally the first lines of a file.
@@ -365,6 +408,7 @@ func (f *FileSummary) fold(e *transcript.Entry) {
 	switch {
 	case e.Response != nil:
 		f.foldResponse(e, sidechain)
+		f.foldResults(e.Results) // an item can carry its own outcome (a Codex web search)
 	case e.Role == transcript.RoleUser:
 		f.foldUser(e, sidechain)
 	case e.Summary != "":
@@ -407,6 +451,7 @@ type zeroCopy struct {
 	line      int32
 	sidechain bool
 	apiError  bool
+	hasUsage  bool
 	calls     []int32 // indexes in Calls of the calls the line made
 }
 
@@ -433,8 +478,10 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 	u, hasUsage := r.Usage, r.HasUsage
 	first := int32(len(f.Calls))
 	f.foldCalls(e, ts, sidechain, lineNo)
-	if r.ID != "" && hasUsage && u.Total() == 0 {
-		zc := zeroCopy{id: idHash(r.ID), time: ts, line: lineNo, sidechain: sidechain, apiError: r.APIError}
+	if r.ID != "" && (!hasUsage || u.Total() == 0) {
+		// A copy with no usage, or usage of zeros (the proxy form's early
+		// copies; a Codex response's items before its token count).
+		zc := zeroCopy{id: idHash(r.ID), time: ts, line: lineNo, sidechain: sidechain, apiError: r.APIError, hasUsage: hasUsage}
 		for i := first; i < int32(len(f.Calls)); i++ {
 			zc.calls = append(zc.calls, i)
 		}
@@ -522,6 +569,9 @@ func (f *FileSummary) joinZeroCopies(id uint64, i int32) {
 
 // settleZeroCopies ends a read: a zero copy no later copy claimed joins the
 // nearest message before it with the same id, or is a response of its own.
+// Own responses are provisional while the file can grow: the next read of an
+// append takes them back first (reopenZeroCopies), so the copy they belong to
+// can still claim them.
 func (f *FileSummary) settleZeroCopies() {
 	for len(f.zeroCopies) > 0 {
 		zc := f.zeroCopies[0]
@@ -531,8 +581,8 @@ func (f *FileSummary) settleZeroCopies() {
 		}
 		f.zeroCopies = f.zeroCopies[1:]
 		h := zc.id ^ 0x5a5a5a5a5a5a5a5a | 1 // its own identity, apart from any keyed copy
-		f.msgIdx[h] = int32(len(f.Messages))
-		f.Messages = append(f.Messages, Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: true, Line: zc.line})
+		i := int32(len(f.Messages))
+		f.Messages = append(f.Messages, Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: zc.hasUsage, Line: zc.line})
 		if !zc.sidechain {
 			f.MainAssistantIDs++
 		}
@@ -542,8 +592,32 @@ func (f *FileSummary) settleZeroCopies() {
 		for _, c := range zc.calls {
 			f.Calls[c].Msg = h
 		}
+		f.provisional = append(f.provisional, zc)
+		if f.lastByID == nil {
+			f.lastByID = map[uint64]int32{}
+		}
+		f.lastByID[zc.id] = i // later copies of the same id join it
 	}
 	f.zeroCopies = nil
+	f.lastByID = nil // only a read in progress needs it; memory is kept for summaries
+}
+
+// reopenZeroCopies takes back the responses the last read made of zero copies
+// (they are the last messages, in order) and puts the copies back in wait.
+func (f *FileSummary) reopenZeroCopies() {
+	for j := len(f.provisional) - 1; j >= 0; j-- {
+		zc := f.provisional[j]
+		last := &f.Messages[len(f.Messages)-1]
+		if !last.Sidechain {
+			f.MainAssistantIDs--
+		}
+		if last.Synthetic {
+			f.APIErrors--
+		}
+		f.Messages = f.Messages[:len(f.Messages)-1]
+		f.zeroCopies = append([]zeroCopy{zc}, f.zeroCopies...)
+	}
+	f.provisional = nil
 }
 
 func cloneAdvisors(a []transcript.Advisor) []transcript.Advisor {
@@ -567,7 +641,11 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 		c := Call{Key: ch, Name: f.internTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
 		if call.Action != ActionNone {
 			c.Path, c.Action, c.ID = transcript.Clip(call.Path, 1000), call.Action, transcript.Clip(call.ID, 200)
+			for _, m := range call.More {
+				c.More = append(c.More, transcript.CallFile{Path: transcript.Clip(m.Path, 1000), Action: m.Action})
+			}
 		}
+		c.Kinds, c.Target = classifyCall(&call)
 		if st, ok := f.orphans[ch]; ok {
 			c.Result = st
 			delete(f.orphans, ch)
@@ -603,7 +681,20 @@ func (f *FileSummary) internModel(m string) string {
 }
 
 func (f *FileSummary) foldUser(e *transcript.Entry, sidechain bool) {
-	for _, res := range e.Results {
+	f.foldResults(e.Results)
+	if sidechain || len(e.Results) > 0 || !e.HasPrompt {
+		return
+	}
+	f.HumanPrompts++
+	if f.FirstPrompt == "" {
+		f.FirstPrompt = transcript.Clip(e.Prompt, 400)
+	}
+}
+
+// foldResults joins results to their calls (a result seen first waits for
+// its call).
+func (f *FileSummary) foldResults(results []transcript.Result) {
+	for _, res := range results {
 		h := idHash(res.ToolUseID)
 		if i, ok := f.callIdx[h]; ok {
 			f.Calls[i].Result = res.State
@@ -613,12 +704,5 @@ func (f *FileSummary) foldUser(e *transcript.Entry, sidechain bool) {
 			}
 			f.orphans[h] = res.State
 		}
-	}
-	if sidechain || len(e.Results) > 0 || !e.HasPrompt {
-		return
-	}
-	f.HumanPrompts++
-	if f.FirstPrompt == "" {
-		f.FirstPrompt = transcript.Clip(e.Prompt, 400)
 	}
 }

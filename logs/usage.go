@@ -9,7 +9,7 @@ import (
 )
 
 // Grouping keys of a usage report.
-var GroupKeys = []string{"day", "week", "month", "session", "model", "repo"}
+var GroupKeys = []string{"day", "week", "month", "session", "model", "repo", "agent", "machine"}
 
 // ReportQuery selects responses for a usage report.
 type ReportQuery struct {
@@ -17,6 +17,7 @@ type ReportQuery struct {
 	Range   TimeRange
 	Repo    string // case-insensitive substring of repo or cwd
 	Model   string // case-insensitive substring of the model id
+	Agent   string // only sessions of this agent; "" for all
 }
 
 // ReportRow is one group.
@@ -68,7 +69,7 @@ func MatchRepo(s *Session, repo string) bool {
 // Report rolls up the deduplicated responses. A snapshot never changes, so
 // its reports are kept: the same question asked again costs a lookup.
 func (snap *Snapshot) Report(q ReportQuery) Report {
-	key := fmt.Sprintf("%q|%d|%d|%q|%q", q.GroupBy, q.Range.Since, q.Range.Until, q.Repo, q.Model)
+	key := fmt.Sprintf("%q|%d|%d|%q|%q|%q", q.GroupBy, q.Range.Since, q.Range.Until, q.Repo, q.Model, q.Agent)
 	snap.memoMu.Lock()
 	rep, ok := snap.reports[key]
 	snap.memoMu.Unlock()
@@ -135,7 +136,7 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 		rep.Totals.Merge(u)
 	}
 	for _, s := range snap.Sessions {
-		if q.Repo != "" && !MatchRepo(s, q.Repo) {
+		if q.Repo != "" && !MatchRepo(s, q.Repo) || !MatchAgent(s, q.Agent) {
 			continue
 		}
 		for bi := range s.buckets {
@@ -197,6 +198,10 @@ func groupValue(key string, s *Session, quarter int64, model string, cal func(in
 		return model
 	case "repo":
 		return s.Repo
+	case "agent":
+		return s.Agent
+	case "machine":
+		return s.Machine
 	}
 	return ""
 }

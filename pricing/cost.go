@@ -18,11 +18,16 @@ const (
 // Usage is the token usage of ONE API response.
 type Usage struct {
 	Input, Output, CacheCreate5m, CacheCreate1h, CacheRead int64
+	// Reasoning is the part of Output the model spent reasoning (Codex
+	// reports it): already inside Output, so it is neither priced nor
+	// counted in Tokens again.
+	Reasoning int64
 	// Fast is set when the response says "speed": "fast".
 	Fast bool
 }
 
-// Tokens is the sum of all token fields; negative counts count as zero.
+// Tokens is the sum of all token fields (Reasoning is inside Output);
+// negative counts count as zero.
 func (u Usage) Tokens() int64 {
 	return nonNeg(u.Input) + nonNeg(u.Output) + nonNeg(u.CacheCreate5m) + nonNeg(u.CacheCreate1h) + nonNeg(u.CacheRead)
 }
@@ -40,6 +45,7 @@ func (u *Usage) Add(o Usage) {
 	u.CacheCreate5m += o.CacheCreate5m
 	u.CacheCreate1h += o.CacheCreate1h
 	u.CacheRead += o.CacheRead
+	u.Reasoning += o.Reasoning
 }
 
 // prompt is what the long-context rule measures: every input-side token.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,8 @@ import (
 // as an override too, except for the two documented refusals (two keys naming
 // one model, a key that normalizes to nothing); then every key of the file
 // looks up to exactly its own rates, and costs of realistic usage are finite
-// and non-negative.
+// and non-negative; a key marked unpriced prices nothing, neither under its
+// own name nor under a longer one.
 func FuzzParse(f *testing.F) {
 	builtin, err := os.ReadFile(filepath.Join("..", "pricing.json"))
 	if err != nil {
@@ -31,6 +33,7 @@ func FuzzParse(f *testing.F) {
 		`{"us.anthropic.claude-x-v1:0": {"input": 1, "output": 1}}`, `{"claude-x@20250101": {"input": 1, "output": 1}}`,
 		`[]`, `null`, ``, `{}`, `{"a": null}`, `{"a": []}`, `{"a": {"input": 1, "output": 1, "name": 5}}`,
 		`{"a": {"input": 1, "output": 1, "long_context_threshold": 1.5}}`, `{"a": {"input": 1, "output": 1, "fast_multiplier": 0}}`,
+		`{"gpt-5-3-codex-spark": {"unpriced": true}}`, `{"claude-opus-4-5": {"unpriced": true, "input": 1}}`, `{"a": {"unpriced": "yes"}}`,
 		`{"a": {"input": 1, "output": 1}} {"b": 1}`, `{"a": {"input": 01, "output": 1}}`, "{\"\xff\": {\"input\": 1, \"output\": 1}}",
 	} {
 		f.Add([]byte(s))
@@ -59,6 +62,21 @@ func FuzzParse(f *testing.F) {
 				continue
 			}
 			got, _, ok := table.Lookup(key)
+			if want.Unpriced {
+				// An unpriced entry prices nothing, under its own name or longer ones.
+				for _, name := range []string{key, key + "-20260101", key + "-fast"} {
+					if name != key && slices.Contains(table.Keys(), Normalize(name)) {
+						continue // a key of its own
+					}
+					if _, _, ok := table.Lookup(name); ok {
+						t.Fatalf("%q looks up although its entry %q is unpriced", name, key)
+					}
+					if usd, ok := table.Cost(name, usages[0]); ok || usd != 0 {
+						t.Fatalf("%q costs %v (ok %v) although its entry %q is unpriced", name, usd, ok, key)
+					}
+				}
+				continue
+			}
 			if !ok {
 				t.Fatalf("key %q of the override does not look up", key)
 			}

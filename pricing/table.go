@@ -36,7 +36,13 @@ type Entry struct {
 	LongContextThreshold int64
 	// FastMultiplier, when non-zero, multiplies the whole cost of a response
 	// served in fast mode.
-	FastMultiplier        float64
+	FastMultiplier float64
+	// Unpriced marks a model known to have no API list price (a research
+	// preview charged at nothing, a variant whose price was not found). It
+	// carries no rates; names that resolve to it are reported unpriced, and
+	// because it is a key, a shorter sibling key ("gpt-5-3-codex" for
+	// "gpt-5-3-codex-spark") can no longer price them by prefix.
+	Unpriced              bool
 	Name, Checked, Source string
 }
 
@@ -53,8 +59,9 @@ const SyntheticModel = "<synthetic>"
 // "input" and "output" (required), "cache_write", "cache_write_1h" (absent:
 // equals cache_write), "cache_read", and optionally "above_200k" (same
 // fields), "long_context_threshold", "fast_multiplier", "name", "checked",
-// "source". Unknown fields in an entry are ignored. Errors name the key at
-// fault. Keys are returned as written; Load normalizes them.
+// "source". An entry with "unpriced": true instead carries no rate field at
+// all (see Entry.Unpriced). Unknown fields in an entry are ignored. Errors
+// name the key at fault. Keys are returned as written; Load normalizes them.
 func Parse(data []byte) (map[string]Entry, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
@@ -87,6 +94,26 @@ func parseEntry(val json.RawMessage) (Entry, error) {
 		return Entry{}, err
 	}
 	var e Entry
+	if v, ok := fields["unpriced"]; ok {
+		switch string(bytes.TrimSpace(v)) {
+		case "true":
+			e.Unpriced = true
+		case "false":
+		default:
+			return Entry{}, fmt.Errorf("unpriced: must be true or false, got %s", v)
+		}
+	}
+	if e.Unpriced {
+		for _, f := range rateFields {
+			if _, ok := fields[f]; ok {
+				return Entry{}, fmt.Errorf("an unpriced entry carries no rates, got %q", f)
+			}
+		}
+		if err := parseLabels(fields, &e); err != nil {
+			return Entry{}, err
+		}
+		return e, nil
+	}
 	if e.Rates, err = parseRates(fields); err != nil {
 		return Entry{}, err
 	}
@@ -116,16 +143,28 @@ func parseEntry(val json.RawMessage) (Entry, error) {
 		}
 		e.FastMultiplier = n
 	}
+	if err := parseLabels(fields, &e); err != nil {
+		return Entry{}, err
+	}
+	return e, nil
+}
+
+// rateFields are the fields that price tokens; an unpriced entry has none.
+var rateFields = []string{"input", "output", "cache_write", "cache_write_1h", "cache_read",
+	"above_200k", "long_context_threshold", "fast_multiplier"}
+
+// parseLabels reads the descriptive fields "name", "checked" and "source".
+func parseLabels(fields map[string]json.RawMessage, e *Entry) error {
 	for name, dst := range map[string]*string{"name": &e.Name, "checked": &e.Checked, "source": &e.Source} {
 		v, ok := fields[name]
 		if !ok {
 			continue
 		}
 		if err := json.Unmarshal(v, dst); err != nil {
-			return Entry{}, fmt.Errorf("%s: must be a string, got %s", name, v)
+			return fmt.Errorf("%s: must be a string, got %s", name, v)
 		}
 	}
-	return e, nil
+	return nil
 }
 
 // Bounds that keep every cost finite: no real price comes near them.
@@ -303,8 +342,10 @@ func (t *Table) Keys() []string {
 // and proxy forms such as "claude-opus-4.6-1m". A prefix match is refused when
 // the next segment is a one- or two-digit number: "claude-opus-4-9" is a minor
 // version the table does not know, and pricing it as "claude-opus-4" would be
-// silently wrong, so it is reported unpriced instead. "<synthetic>" is found
-// with zero rates under the key "<synthetic>".
+// silently wrong, so it is reported unpriced instead. A name that resolves to
+// an entry marked unpriced is unpriced too ("gpt-5.3-codex-spark" is not
+// priced as "gpt-5-3-codex"). "<synthetic>" is found with zero rates under the
+// key "<synthetic>".
 func (t *Table) Lookup(model string) (e Entry, key string, ok bool) {
 	r := t.resolve(model)
 	if r.key == "" {
@@ -339,15 +380,22 @@ func (t *Table) match(name string) resolved {
 	if name == "" {
 		return resolved{}
 	}
-	if _, ok := t.entries[name]; ok {
+	if e, ok := t.entries[name]; ok {
+		if e.Unpriced {
+			return resolved{}
+		}
 		return resolved{key: name}
 	}
 	for i := len(name) - 1; i > 0; i-- {
 		if name[i] != '-' {
 			continue
 		}
-		if _, ok := t.entries[name[:i]]; !ok {
+		e, ok := t.entries[name[:i]]
+		if !ok {
 			continue
+		}
+		if e.Unpriced {
+			return resolved{}
 		}
 		rest := strings.Split(name[i+1:], "-")
 		if isMinorVersion(rest[0]) {

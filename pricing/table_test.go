@@ -1,7 +1,9 @@
 package pricing
 
 import (
+	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -180,10 +182,13 @@ func TestBuiltinPricingFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := tab.Source(), "built-in (checked 2026-11-30)"; got != want {
+	if got, want := tab.Source(), "built-in (checked 2026-12-01)"; got != want {
 		t.Errorf("Source = %q, want %q", got, want)
 	}
 	families := []string{
+		"gpt-5-5", "gpt-5-4", "gpt-5-4-mini", "gpt-5-4-nano", "gpt-5-3-codex", "gpt-5-2", "gpt-5-2-codex",
+		"gpt-5-1", "gpt-5-1-codex", "gpt-5-1-codex-mini", "gpt-5", "gpt-5-codex", "gpt-5-mini", "gpt-5-nano",
+		"codex-mini-latest",
 		"claude-fable-5-2", "claude-mythos-5-2", "claude-fable-5-1", "claude-mythos-5-1", "claude-fable-5", "claude-mythos-5",
 		"claude-opus-5-5", "claude-opus-5", "claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6", "claude-opus-4-5",
 		"claude-opus-4-1", "claude-opus-4", "claude-sonnet-5-5", "claude-sonnet-5", "claude-sonnet-4-6", "claude-sonnet-4-5",
@@ -205,6 +210,12 @@ func TestBuiltinPricingFile(t *testing.T) {
 		if e.Name == "" || e.Source == "" {
 			t.Errorf("%q: name %q, source %q: both wanted", key, e.Name, e.Source)
 		}
+		if e.Unpriced {
+			if _, _, ok := tab.Lookup(key); ok {
+				t.Errorf("%q: unpriced entry looks up", key)
+			}
+			continue
+		}
 		for _, r := range []*Rates{&e.Rates, e.Above200k} {
 			if r == nil {
 				continue
@@ -212,7 +223,13 @@ func TestBuiltinPricingFile(t *testing.T) {
 			if !(r.CacheRead < r.Input && r.Input < r.Output) {
 				t.Errorf("%q: want cache_read < input < output, got %+v", key, *r)
 			}
-			if !(r.Input < r.CacheWrite && r.CacheWrite <= r.CacheWrite1h) {
+			// The OpenAI models here bill no cache writes (Codex reports
+			// none): both write rates are 0. Anthropic's cost more than input.
+			if openai := strings.HasPrefix(key, "gpt-") || strings.HasPrefix(key, "codex-"); openai {
+				if r.CacheWrite != 0 || r.CacheWrite1h != 0 {
+					t.Errorf("%q: want no cache-write rates, got %+v", key, *r)
+				}
+			} else if !(r.Input < r.CacheWrite && r.CacheWrite <= r.CacheWrite1h) {
 				t.Errorf("%q: want input < cache_write <= cache_write_1h, got %+v", key, *r)
 			}
 		}
@@ -228,6 +245,196 @@ func TestBuiltinPricingFile(t *testing.T) {
 	} {
 		if e, _, _ := tab.Lookup(tt.model); e.Rates != tt.want {
 			t.Errorf("%s: rates %+v, want %+v", tt.model, e.Rates, tt.want)
+		}
+	}
+}
+
+func builtinTable(t *testing.T) *Table {
+	t.Helper()
+	data, err := os.ReadFile("../pricing.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := Load(data, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
+}
+
+// TestOpenAIPrices prices one Codex-shaped response under every OpenAI key of
+// pricing.json. As the Codex reader maps it: Input is uncached input (input
+// minus cached), CacheRead the cached input, Output includes reasoning, no
+// cache creation. The usage is 10,000 uncached + 90,000 cached input (a
+// 100,000-token prompt, below every long-context threshold) and 2,000 output
+// tokens, of which 500 reasoning (inside Output, not priced again).
+func TestOpenAIPrices(t *testing.T) {
+	tab := builtinTable(t)
+	u := Usage{Input: 10_000, CacheRead: 90_000, Output: 2_000, Reasoning: 500}
+	for _, tt := range []struct {
+		model string
+		want  float64 // USD: 10,000×input + 90,000×cached + 2,000×output, in µ$ (right), / 1e6
+	}{
+		{"gpt-5.5", 0.155},              // 10k×5 + 90k×0.50 + 2k×30 = 50,000 + 45,000 + 60,000
+		{"gpt-5.4", 0.0775},             // 10k×2.50 + 90k×0.25 + 2k×15 = 25,000 + 22,500 + 30,000
+		{"gpt-5.4-mini", 0.02325},       // 10k×0.75 + 90k×0.075 + 2k×4.50 = 7,500 + 6,750 + 9,000
+		{"gpt-5.4-nano", 0.0063},        // 10k×0.20 + 90k×0.02 + 2k×1.25 = 2,000 + 1,800 + 2,500
+		{"gpt-5.3-codex", 0.06125},      // 10k×1.75 + 90k×0.175 + 2k×14 = 17,500 + 15,750 + 28,000
+		{"gpt-5.2-codex", 0.06125},      // same rates as gpt-5.3-codex
+		{"gpt-5.2", 0.06125},            // same rates as gpt-5.3-codex
+		{"gpt-5.1-codex", 0.04375},      // 10k×1.25 + 90k×0.125 + 2k×10 = 12,500 + 11,250 + 20,000
+		{"gpt-5.1", 0.04375},            // same rates as gpt-5.1-codex
+		{"gpt-5-codex", 0.04375},        // same rates as gpt-5.1-codex
+		{"gpt-5", 0.04375},              // same rates as gpt-5.1-codex
+		{"gpt-5.1-codex-mini", 0.00875}, // 10k×0.25 + 90k×0.025 + 2k×2 = 2,500 + 2,250 + 4,000
+		{"gpt-5-mini", 0.00875},         // same rates as gpt-5.1-codex-mini
+		{"gpt-5-nano", 0.00175},         // 10k×0.05 + 90k×0.005 + 2k×0.40 = 500 + 450 + 800
+		{"codex-mini-latest", 0.06075},  // 10k×1.50 + 90k×0.375 + 2k×6 = 15,000 + 33,750 + 12,000
+	} {
+		got, ok := tab.Cost(tt.model, u)
+		if !ok || math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: cost %v (ok %v), want %v", tt.model, got, ok, tt.want)
+		}
+	}
+}
+
+// TestOpenAILongContext: GPT-5.4 and GPT-5.5 price a whole response at their
+// long-context rates once its prompt (uncached + cached input) passes
+// 272,000 tokens, and at standard rates up to exactly 272,000.
+func TestOpenAILongContext(t *testing.T) {
+	tab := builtinTable(t)
+	for _, tt := range []struct {
+		model string
+		u     Usage
+		want  float64
+	}{
+		// 72,000 + 200,000 = 272,000: not above, standard rates.
+		// 72k×2.50 + 200k×0.25 + 1k×15 = 180,000 + 50,000 + 15,000 µ$.
+		{"gpt-5.4", Usage{Input: 72_000, CacheRead: 200_000, Output: 1_000}, 0.245},
+		// One token more: 5 / 0.50 / 22.50 for the whole response.
+		// 72,001×5 + 200k×0.50 + 1k×22.50 = 360,005 + 100,000 + 22,500 µ$.
+		{"gpt-5.4", Usage{Input: 72_001, CacheRead: 200_000, Output: 1_000}, 0.482505},
+		// 300,000-token prompt on GPT-5.5: 10 / 1 / 45.
+		// 100k×10 + 200k×1 + 10k×45 = 1,000,000 + 200,000 + 450,000 µ$.
+		{"gpt-5.5", Usage{Input: 100_000, CacheRead: 200_000, Output: 10_000}, 1.65},
+		// GPT-5.3-Codex has no long-context tier: 300k prompt at 1.75 / 0.175 / 14.
+		// 100k×1.75 + 200k×0.175 + 10k×14 = 175,000 + 35,000 + 140,000 µ$.
+		{"gpt-5.3-codex", Usage{Input: 100_000, CacheRead: 200_000, Output: 10_000}, 0.35},
+	} {
+		got, ok := tab.Cost(tt.model, tt.u)
+		if !ok || math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s %+v: cost %v (ok %v), want %v", tt.model, tt.u, got, ok, tt.want)
+		}
+	}
+}
+
+// TestOpenAINames: the spellings Codex and proxies write resolve as the
+// normalizer intends (dotted versions dashed, provider prefixes and dated
+// snapshots dropped, longest key wins), while variants without a confirmed
+// price stay unpriced instead of taking a sibling's rates.
+func TestOpenAINames(t *testing.T) {
+	tab := builtinTable(t)
+	for _, tt := range []struct{ model, wantKey string }{
+		{"gpt-5.1-codex", "gpt-5-1-codex"},
+		{"gpt-5.1-codex-mini", "gpt-5-1-codex-mini"},
+		{"gpt-5.2-codex", "gpt-5-2-codex"},
+		{"gpt-5.3-codex", "gpt-5-3-codex"},
+		{"gpt-5-codex", "gpt-5-codex"}, // not gpt-5
+		{"GPT-5.5", "gpt-5-5"},
+		{"openai/gpt-5.4", "gpt-5-4"},
+		{"gpt-5.4-2026-03-05", "gpt-5-4"},
+		{"gpt-5.4-mini-2026-03-17", "gpt-5-4-mini"},
+		{"gpt-5.1-2025-11-13", "gpt-5-1"},
+		{"gpt-5-2025-08-07", "gpt-5"},
+		{"gpt-5-mini-2025-08-07", "gpt-5-mini"},
+		{"gpt-5-chat-latest", "gpt-5"},
+		{"codex-mini-latest", "codex-mini-latest"},
+		// No price: research preview, variants whose price was not confirmed,
+		// and minor versions the table does not know.
+		{"gpt-5.3-codex-spark", ""},
+		{"gpt-5.3-codex-spark-2026-02-12", ""},
+		{"gpt-5.1-codex-max", ""},
+		{"gpt-5-codex-mini", ""},
+		{"gpt-5-pro", ""},
+		{"gpt-5.2-pro", ""},
+		{"gpt-5.4-pro-2026-03-05", ""},
+		{"gpt-5.5-pro", ""},
+		{"gpt-5.6-sol", ""},
+		{"gpt-5.6-terra", ""},
+		{"gpt-5.6", ""},
+		{"gpt-5.7", ""},
+		{"gpt-4o", ""},
+	} {
+		_, key, ok := tab.Lookup(tt.model)
+		if key != tt.wantKey || ok != (tt.wantKey != "") {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", tt.model, key, ok, tt.wantKey)
+		}
+		if _, ok := tab.Cost(tt.model, Usage{Input: 1000, Output: 10}); ok != (tt.wantKey != "") {
+			t.Errorf("Cost(%q) ok = %v", tt.model, ok)
+		}
+	}
+}
+
+// TestUnpricedSpark is the mixed session of the public corpus (first turn on
+// gpt-5.3-codex-spark, the rest on gpt-5.4): Spark stays unpriced, so the
+// cost says partial and names it, rather than pricing it as gpt-5.3-codex.
+func TestUnpricedSpark(t *testing.T) {
+	tab := builtinTable(t)
+	var spark Tally
+	spark.Add(tab, "gpt-5.3-codex-spark", Usage{Input: 5_000, CacheRead: 20_000, Output: 800})
+	if spark.Status() != StatusUnknown || spark.USD() != 0 || spark.UnpricedTokens != 25_800 {
+		t.Errorf("spark alone: %s $%v unpriced tokens %d", spark.Status(), spark.USD(), spark.UnpricedTokens)
+	}
+	mixed := spark
+	// 10k×2.50 + 90k×0.25 + 2k×15 = 77,500 µ$.
+	mixed.Add(tab, "gpt-5.4", Usage{Input: 10_000, CacheRead: 90_000, Output: 2_000})
+	if mixed.Status() != StatusPartial || mixed.USD() != 0.0775 ||
+		!slices.Equal(mixed.UnpricedModels(), []string{"gpt-5.3-codex-spark"}) {
+		t.Errorf("mixed: %s $%v unpriced %v", mixed.Status(), mixed.USD(), mixed.UnpricedModels())
+	}
+}
+
+func TestUnpricedEntry(t *testing.T) {
+	table := `{
+	  "gpt-5-3-codex":       {"input": 1.75, "output": 14, "cache_read": 0.175},
+	  "gpt-5-3-codex-spark": {"unpriced": true, "name": "Spark", "checked": "2026-12-01", "source": "x"},
+	  "gpt-5-4":             {"input": 2.5, "output": 15, "cache_read": 0.25, "unpriced": false}
+	}`
+	tab := mustLoad(t, table, "")
+	for _, tt := range []struct{ model, wantKey string }{
+		{"gpt-5.3-codex", "gpt-5-3-codex"},
+		{"gpt-5.3-codex-2026-02-05", "gpt-5-3-codex"},
+		{"gpt-5.3-codex-spark", ""},         // exact: unpriced
+		{"gpt-5.3-codex-spark-preview", ""}, // longer: the unpriced key still wins over gpt-5-3-codex
+		{"gpt-5.4", "gpt-5-4"},              // "unpriced": false is an ordinary entry
+	} {
+		if _, key, ok := tab.Lookup(tt.model); key != tt.wantKey || ok != (tt.wantKey != "") {
+			t.Errorf("Lookup(%q) = %q, %v; want %q", tt.model, key, ok, tt.wantKey)
+		}
+	}
+	if got, want := tab.Source(), "built-in (checked 2026-12-01)"; got != want {
+		t.Errorf("Source = %q, want %q", got, want)
+	}
+
+	// An override replaces whole: it can price the unpriced model, or unprice a priced one.
+	over := mustLoad(t, table, `{"gpt-5.3-codex-spark": {"input": 1, "output": 2}, "gpt-5-4": {"unpriced": true}}`)
+	if usd, ok := over.Cost("gpt-5.3-codex-spark", Usage{Input: 1_000_000, Output: 1_000_000}); !ok || usd != 3 {
+		t.Errorf("overridden spark: %v %v, want 3 true", usd, ok)
+	}
+	if _, _, ok := over.Lookup("gpt-5.4-2026-03-05"); ok {
+		t.Error("gpt-5.4 priced although the override unprices it")
+	}
+
+	for _, tt := range []struct{ in, want string }{
+		{`{"m": {"unpriced": true, "input": 1}}`, `pricing: "m": an unpriced entry carries no rates, got "input"`},
+		{`{"m": {"unpriced": true, "above_200k": {"input": 1, "output": 2}}}`, `pricing: "m": an unpriced entry carries no rates, got "above_200k"`},
+		{`{"m": {"unpriced": "yes"}}`, `pricing: "m": unpriced: must be true or false, got "yes"`},
+		{`{"m": {"unpriced": null}}`, `pricing: "m": unpriced: must be true or false, got null`},
+		{`{"m": {"unpriced": false}}`, `pricing: "m": missing "input"`},
+		{`{"m": {"unpriced": true, "name": 3}}`, `pricing: "m": name: must be a string, got 3`},
+	} {
+		if _, err := Parse([]byte(tt.in)); err == nil || err.Error() != tt.want {
+			t.Errorf("Parse(%s) error = %v, want %q", tt.in, err, tt.want)
 		}
 	}
 }

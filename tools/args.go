@@ -18,6 +18,37 @@ type RepoArg struct {
 	Repo string `json:"repo,omitempty" jsonschema:"case-insensitive substring of the repo name or cwd"`
 }
 
+// AgentArg filters by the agent whose history a session is.
+type AgentArg struct {
+	Agent string `json:"agent,omitempty" jsonschema:"only sessions of this agent: claude-code or codex"`
+}
+
+// filter keeps the sessions of the agent, or all of them without one.
+func (a AgentArg) filter(ss []*logs.Session) []*logs.Session {
+	if a.Agent == "" {
+		return ss
+	}
+	var out []*logs.Session
+	for _, s := range ss {
+		if logs.MatchAgent(s, a.Agent) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// MachineArg narrows any tool to the history of one machine. Every tool's
+// arguments embed it; define hands its value to the snapshot the handler
+// reads (Deps.snapshot), so no handler can forget it.
+type MachineArg struct {
+	Machine string `json:"machine,omitempty" jsonschema:"limit to one machine's history: the label of its AGENT_ACTIVITY_LOG_ROOT entry (laptop=~/.claude/projects), local for an unlabelled root; default every machine"`
+}
+
+func (a MachineArg) machineFilter() string { return a.Machine }
+
+// machineScoped is an argument struct that embeds MachineArg.
+type machineScoped interface{ machineFilter() string }
+
 // SinceArg is the start of a time window.
 type SinceArg struct {
 	Since string `json:"since,omitempty" jsonschema:"RFC 3339, a date, today, yesterday, or a duration back from now (24h, 7d)"`

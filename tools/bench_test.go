@@ -32,6 +32,9 @@ func BenchmarkToolsWarm(b *testing.B) {
 		{"list_recent_sessions", `{"limit":20}`},
 		{"usage_report", `{"group_by":"day"}`},
 		{"coverage_stats", `{}`},
+		{"summarize_work", `{}`},
+		{"summarize_work", `{"since":"30d"}`},
+		{"list_recent_sessions", `{"outcome":"tests_failed"}`},
 	} {
 		var spec Spec
 		for _, s := range All(Deps{Store: st}) {
@@ -39,7 +42,7 @@ func BenchmarkToolsWarm(b *testing.B) {
 				spec = s
 			}
 		}
-		b.Run(c.tool, func(b *testing.B) {
+		b.Run(c.tool+c.args, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				out, err := spec.Call(context.Background(), []byte(c.args))
 				if err != nil {

@@ -222,7 +222,7 @@ func answerOf(t *testing.T, specs map[string]Spec, tool, args string) []byte {
 
 func TestAnswerBudget(t *testing.T) {
 	root := generatedRoot(t)
-	st := testStore(t, root, generatedNow)
+	st := rootsStore(t, []string{root}, generatedNow, time.UTC)
 	all := All(Deps{Store: st})
 	schemas := outputSchemas(t, all)
 	specs := map[string]Spec{}
@@ -278,6 +278,9 @@ func TestAnswerBudget(t *testing.T) {
 		{tool: "pacing_window", args: `{}`},
 		{tool: "pacing_window", args: `{"hours":168}`},
 		{tool: "coverage_stats", args: `{}`},
+		{tool: "summarize_work", args: `{}`, defaults: true},
+		{tool: "summarize_work", args: `{"since":"30d","limit":50}`},
+		{tool: "summarize_work", args: `{"since":"30d","limit":50,"repo":"hostile"}`},
 		{tool: "scan_secrets", args: `{}`, cuts: "findings"},
 		{tool: "scan_secrets", args: `{"max_findings":1000}`, cuts: "findings"},
 	}

@@ -20,6 +20,7 @@ type ErrorBody struct {
 // Candidate is one session an ambiguous prefix matched.
 type Candidate struct {
 	SessionID string `json:"session_id"`
+	Machine   string `json:"machine"`
 	Repo      string `json:"repo"`
 	End       string `json:"end"`
 }
@@ -31,7 +32,7 @@ func ErrorOf(err error) ErrorBody {
 	if errors.As(err, &le) {
 		b := ErrorBody{Error: le.Code, Message: text(le.Message, 300), Argument: text(le.Argument, 100)}
 		for _, s := range le.Candidates {
-			b.Candidates = append(b.Candidates, Candidate{SessionID: s.ID, Repo: s.Repo, End: rfc(s.End)})
+			b.Candidates = append(b.Candidates, Candidate{SessionID: s.ID, Machine: s.Machine, Repo: s.Repo, End: rfc(s.End)})
 		}
 		return b
 	}

@@ -14,6 +14,8 @@ type FileActivityArgs struct {
 	TimeRangeArgs
 	RepoArg
 	CursorArg
+	AgentArg
+	MachineArg
 }
 
 // FileTouchOut is one read, edit or write of a matching file.
@@ -69,7 +71,7 @@ func touchPos(t *logs.FileTouch) pos {
 // FileActivity is the file_activity tool.
 func FileActivity(d Deps) Spec {
 	return define("file_activity", "Which sessions touched a file",
-		"Lists the tool calls (Read, Edit, Write, MultiEdit, NotebookEdit, and MCP equivalents) that read, edited "+
+		"Lists the tool calls (Read, Edit, Write, MultiEdit, NotebookEdit, MCP equivalents, and Codex apply_patch) that read, edited "+
 			"or wrote files matching a path, newest first, with outcome, plus the sessions involved; next_cursor "+
 			"pages through the rest. Matches an exact path, a path-segment suffix (api.ts matches src/api.ts but "+
 			"i.ts does not) or a glob (**/*.ts). Files changed only through shell commands are not seen.",
@@ -79,10 +81,14 @@ func FileActivity(d Deps) Spec {
 			if err != nil {
 				return FileActivityOut{}, err
 			}
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return FileActivityOut{}, err
+			}
 			snap, sessions, tr, err := d.scope(ctx, "", a.Repo, a.Since, a.Until)
 			if err != nil {
 				return FileActivityOut{}, err
 			}
+			sessions = a.filter(sessions)
 			touches := snap.FileActivity(pm, sessions, tr)
 			pg, pager, more := page(touches, touchPos, &a.CursorArg, *a.Limit)
 			out := FileActivityOut{Touches: []FileTouchOut{}, TotalTouches: len(touches), CoverageFrom: rfcTime(snap.CoverageFrom()), page: pager}

@@ -36,17 +36,23 @@ var fixtureNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 // returns the copy's root and a cold store over it with the real pricing
 // table and a fixed clock.
 func fixtureStore(tb testing.TB) (string, *logs.Store) {
-	tb.Helper()
-	root := filepath.Join(tb.TempDir(), "projects")
-	if err := fixture.CopyTree(filepath.Join("..", "testdata", "projects"), root); err != nil {
-		tb.Fatal(err)
-	}
-	return root, testStore(tb, root, fixtureNow)
+	return treeStore(tb, "projects", fixtureNow, time.UTC)
 }
 
-// testStore is a cold store over root with the real pricing table, the
-// clock fixed at now and the zone UTC.
-func testStore(tb testing.TB, root string, now time.Time) *logs.Store {
+// treeStore copies the fixture tree testdata/<tree> and returns the copy's
+// root and a cold store over it with the real pricing table, the clock at now
+// and days in loc.
+func treeStore(tb testing.TB, tree string, now time.Time, loc *time.Location) (string, *logs.Store) {
+	tb.Helper()
+	root := filepath.Join(tb.TempDir(), "projects")
+	if err := fixture.CopyTree(filepath.Join("..", "testdata", tree), root); err != nil {
+		tb.Fatal(err)
+	}
+	return root, rootsStore(tb, []string{root}, now, loc)
+}
+
+// rootsStore is a cold store over roots with the real pricing table.
+func rootsStore(tb testing.TB, roots []string, now time.Time, loc *time.Location) *logs.Store {
 	tb.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "pricing.json"))
 	if err != nil {
@@ -56,8 +62,7 @@ func testStore(tb testing.TB, root string, now time.Time) *logs.Store {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root},
-		Now: func() time.Time { return now }, Pricing: table, Location: time.UTC})
+	return logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: roots, Now: func() time.Time { return now }, Pricing: table, Location: loc})
 }
 
 // goldenCase is one call: a tool, its arguments, and whether it must fail.
@@ -73,6 +78,16 @@ var goldenCases = []goldenCase{
 	{tool: "list_recent_sessions", name: "repo", args: `{"repo":"TITLES"}`},
 	{tool: "list_recent_sessions", name: "since_until", args: `{"since":"2026-11-25","until":"2026-11-26","limit":3}`},
 	{tool: "list_recent_sessions", name: "bad_since", args: `{"since":"last week"}`, wantErr: true},
+
+	{tool: "list_recent_sessions", name: "outcome", args: `{"outcome":"files_changed"}`},
+	{tool: "list_recent_sessions", name: "bad_outcome", args: `{"outcome":"committed"}`, wantErr: true},
+
+	{tool: "summarize_work", name: "defaults", args: `{}`},
+	{tool: "summarize_work", name: "repo_days", args: `{"repo":"titles","since":"2026-11-27","until":"2026-11-28"}`},
+	{tool: "summarize_work", name: "page", args: `{"since":"30d","limit":3}`},
+	{tool: "summarize_work", name: "next_page", args: `{"since":"30d","limit":3,"cursor":"sw1.1a223516e88.da257847.98759fb8"}`},
+	{tool: "summarize_work", name: "bad_limit", args: `{"limit":51}`, wantErr: true},
+	{tool: "summarize_work", name: "bad_cursor", args: `{"cursor":"sw1.x"}`, wantErr: true},
 
 	{tool: "tail_agent_log", name: "split_usage", args: `{"session":"dae68d1d"}`},
 	{tool: "tail_agent_log", name: "limit", args: `{"session":"b86f27bf","limit":3}`},

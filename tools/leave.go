@@ -68,6 +68,9 @@ func fit[O any](out O, budget int, render func(O) ([]byte, error)) ([]byte, erro
 	}
 	full := len(b)
 	if _, ok := any(&out).(cuttable); !ok {
+		if full <= maxAnswer {
+			return b, nil // nothing to cut (the answer bounds itself): within the cap, it may go
+		}
 		return nil, overBudget(full)
 	}
 	n := any(&out).(cuttable).cutLen()

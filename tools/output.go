@@ -23,6 +23,7 @@ type UsageBlock struct {
 	OutputTokens        int64    `json:"output_tokens"`
 	CacheCreationTokens int64    `json:"cache_creation_tokens"`
 	CacheReadTokens     int64    `json:"cache_read_tokens"`
+	ReasoningTokens     int64    `json:"reasoning_tokens,omitempty" jsonschema:"the part of output_tokens spent reasoning, where the agent reports it (Codex); already inside output_tokens"`
 	TotalTokens         int64    `json:"total_tokens"`
 	Cost                float64  `json:"cost"`
 	CostStatus          string   `json:"cost_status" jsonschema:"estimated (every token priced), partial (some usage from unpriced models), unknown (nothing priced)"`
@@ -50,7 +51,7 @@ const (
 func usageBlock(t logs.Tally) UsageBlock {
 	b := UsageBlock{
 		InputTokens: t.Input, OutputTokens: t.Output, CacheCreationTokens: t.CacheCreate(),
-		CacheReadTokens: t.CacheRead, TotalTokens: t.Total(), Cost: round6(t.Cost.USD()),
+		CacheReadTokens: t.CacheRead, ReasoningTokens: t.Reasoning, TotalTokens: t.Total(), Cost: round6(t.Cost.USD()),
 		CostStatus: t.Cost.Status(), UnpricedModels: names(t.Cost.UnpricedModels()),
 	}
 	if n := len(b.UnpricedModels); n > maxUnpriced {

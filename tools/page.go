@@ -59,10 +59,10 @@ func hash63(parts ...string) int64 {
 	return int64(h.Sum64() >> 1)
 }
 
-// sessionTie tells sessions apart in positions: the project folder and id,
-// not the absolute key, so a position does not depend on where the log
-// root is.
-func sessionTie(s *logs.Session) int64 { return hash63(s.Project, s.ID) }
+// sessionTie tells sessions apart in positions: agent, machine, project
+// folder and id, not the absolute key, so a position does not depend on
+// where the log root is.
+func sessionTie(s *logs.Session) int64 { return hash63(s.Agent, s.Machine, s.Project, s.ID) }
 
 // CursorArg is the paging argument of every tool whose list pages. define
 // opens the cursor before the tool runs.

@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-activity/agent-activity/logs"
 )
@@ -346,7 +347,7 @@ func TestPagingReachesEverything(t *testing.T) {
 // budget, not the limit, ends most pages.
 func TestPagingOnGeneratedHistory(t *testing.T) {
 	root := generatedRoot(t)
-	st := testStore(t, root, generatedNow)
+	st := rootsStore(t, []string{root}, generatedNow, time.UTC)
 	specs := map[string]Spec{}
 	for _, s := range All(Deps{Store: st}) {
 		specs[s.Tool.Name] = s

@@ -68,6 +68,7 @@ func allAnswers(t *testing.T, store *logs.Store) map[string]string {
 	t.Helper()
 	args := map[string][]string{
 		"list_recent_sessions": {`{}`, `{"limit":200}`},
+		"summarize_work":       {`{"since":"2000-01-01"}`},
 		"tail_agent_log":       {`{"session":"latest","include_current":true}`},
 		"summarize_tool_calls": {`{"session":"latest"}`},
 		"session_recap":        {`{"session":"latest","include_current":true}`},
@@ -128,7 +129,7 @@ func TestPlaintextBoundaryLogStrings(t *testing.T) {
 	}
 	// The test would have seen them: the tools that show these strings did
 	// show them, redacted.
-	for _, tool := range []string{"list_recent_sessions", "tail_agent_log", "summarize_tool_calls", "session_recap", "file_activity", "usage_report", "scan_secrets"} {
+	for _, tool := range []string{"list_recent_sessions", "summarize_work", "tail_agent_log", "summarize_tool_calls", "session_recap", "file_activity", "usage_report", "scan_secrets"} {
 		if !reached[tool] {
 			t.Errorf("%s showed no redacted string: the planted session was not reached", tool)
 		}

@@ -10,6 +10,7 @@ import (
 type RecapArgs struct {
 	SessionArgs
 	DetailArg
+	MachineArg
 }
 
 // RecapFile is a file the session changed.
@@ -53,6 +54,7 @@ type RecapSubagent struct {
 // are left out.
 type RecapOut struct {
 	SessionID          string            `json:"session_id"`
+	Agent              string            `json:"agent" jsonschema:"claude-code or codex"`
 	Repo               string            `json:"repo"`
 	Cwd                string            `json:"cwd,omitempty"`
 	GitBranch          string            `json:"git_branch,omitempty"`
@@ -78,6 +80,8 @@ type RecapOut struct {
 	Subagents          []RecapSubagent   `json:"subagents,omitempty"`
 	SubagentsTotal     int               `json:"subagents_total,omitempty"`
 	PRLinks            []string          `json:"pr_links,omitempty"`
+	Outcomes           []OutcomeEvidence `json:"outcomes,omitempty" jsonschema:"what the session achieved, each with the call or line that decided it"`
+	Recoveries         []RecoveryItem    `json:"recoveries,omitempty" jsonschema:"failing calls followed later by an ok call of the same tool on the same target (Bash: the same command; file tools: the same file; others: the same input)"`
 	Usage              SessionUsageBlock `json:"usage"`
 	Gaps               []string          `json:"gaps" jsonschema:"what this recap could not know"`
 	Truncated          bool              `json:"truncated,omitempty" jsonschema:"true when lists were shortened to fit the answer budget (the totals count everything)"`
@@ -86,7 +90,7 @@ type RecapOut struct {
 
 func (o *RecapOut) cutLen() int {
 	return max(len(o.LastPrompts), len(o.FilesChanged), len(o.Commands), len(o.FailingCalls), len(o.OpenTodos),
-		len(o.Summaries), len(o.Subagents), len(o.PRLinks), len(o.Usage.ByModel))
+		len(o.Summaries), len(o.Subagents), len(o.PRLinks), len(o.Recoveries), len(o.Usage.ByModel))
 }
 
 // keep keeps the newest n prompts, commands and failing calls and the first
@@ -94,7 +98,7 @@ func (o *RecapOut) cutLen() int {
 func (o *RecapOut) keep(n int) {
 	o.LastPrompts, o.Commands, o.FailingCalls = lastN(o.LastPrompts, n), lastN(o.Commands, n), lastN(o.FailingCalls, n)
 	o.FilesChanged, o.OpenTodos, o.Summaries = firstN(o.FilesChanged, n), firstN(o.OpenTodos, n), firstN(o.Summaries, n)
-	o.Subagents, o.PRLinks = firstN(o.Subagents, n), firstN(o.PRLinks, n)
+	o.Subagents, o.PRLinks, o.Recoveries = firstN(o.Subagents, n), firstN(o.PRLinks, n), lastN(o.Recoveries, n)
 	o.Usage.topModels(n)
 	if len(o.FilesChanged) < o.FilesTotal {
 		o.FilesTruncated = true
@@ -117,7 +121,7 @@ func SessionRecap(d Deps) Spec {
 	return define("session_recap", "Recap a session (handoff note)",
 		"A deterministic handoff note for one session, built from its transcript without any model: first and "+
 			"last prompts, the final assistant text, files changed, the last shell commands with outcomes, failing "+
-			"calls, open todos, titles and summaries, compactions, subagents, PR links, usage, and gaps (what the "+
+			"calls, open todos, titles and summaries, compactions, subagents, PR links, outcomes with evidence and recoveries, usage, and gaps (what the "+
 			"recap could not know). Use it to pick up where a previous session stopped; find the session with "+
 			"list_recent_sessions or pass \"latest\"."+dataNotice,
 		nil,
@@ -137,7 +141,7 @@ func recap(ctx context.Context, snap *logs.Snapshot, s *logs.Session, detail boo
 		return RecapOut{}, err
 	}
 	live := snap.IsLive(s)
-	out := RecapOut{SessionID: s.ID, Repo: clip(s.Repo), Cwd: clip(s.Cwd), GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
+	out := RecapOut{SessionID: s.ID, Agent: s.Agent, Repo: clip(s.Repo), Cwd: clip(s.Cwd), GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
 		Start: rfc(s.Start), End: rfc(s.End), IsLive: live, FirstPrompt: text(s.FirstPrompt(), 500),
 		PromptCount: r.PromptCount, FinalAssistantText: text(r.FinalText, 2000), CommandTotal: r.CommandTotal,
 		Compactions: r.Compactions, Usage: sessionUsage(s.Usage, detail), CostBasis: costBasis,
@@ -176,6 +180,7 @@ func recap(ctx context.Context, snap *logs.Snapshot, s *logs.Session, detail boo
 	for _, l := range r.PRLinks {
 		out.PRLinks = append(out.PRLinks, text(l, 300))
 	}
+	out.Outcomes, out.Recoveries = outcomeEvidence(s, r), recoveryItems(r)
 	out.Gaps = recapGaps(snap, s, r, live, len(r.Subagents) > maxRecapSubagents, r.FailingTotal > len(r.Failing))
 	return out, nil
 }

@@ -4,6 +4,7 @@ package tools
 func All(d Deps) []Spec {
 	return []Spec{
 		ListRecentSessions(d),
+		SummarizeWork(d),
 		TailAgentLog(d),
 		SummarizeToolCalls(d),
 		SessionRecap(d),

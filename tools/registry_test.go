@@ -20,6 +20,7 @@ func registry() []Spec {
 // text belongs here.
 var transcriptTools = map[string]bool{
 	"list_recent_sessions": true,
+	"summarize_work":       true,
 	"tail_agent_log":       true,
 	"summarize_tool_calls": true,
 	"session_recap":        true,

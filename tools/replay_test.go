@@ -67,7 +67,7 @@ func replayExpected(t *testing.T) (sessions map[string]map[string]any, root map[
 	return sessions, root
 }
 
-func callJSON(t *testing.T, specs map[string]Spec, tool, args string) map[string]any {
+func replayCall(t *testing.T, specs map[string]Spec, tool, args string) map[string]any {
 	t.Helper()
 	res, err := specs[tool].Call(context.Background(), []byte(args))
 	if err != nil {
@@ -163,7 +163,7 @@ func TestReplayFixtures(t *testing.T) {
 		specs[s.Tool.Name] = s
 	}
 	want, root := replayExpected(t)
-	list := callJSON(t, specs, "list_recent_sessions", `{"limit":200,"detail":true}`)
+	list := replayCall(t, specs, "list_recent_sessions", `{"limit":200,"detail":true}`)
 	items := map[string]map[string]any{}
 	for _, it := range list["sessions"].([]any) {
 		m := it.(map[string]any)
@@ -200,7 +200,7 @@ func TestReplayFixtures(t *testing.T) {
 		checkFields(t, id, w, item, "usage", "main", "sidechain", "tool_calls", "by_model", "failing_calls", "file_touches", "workers",
 			"final_assistant_text", "last_prompts", "ended_on_api_error", "copied_prefix_lines")
 		if tc, ok := w["tool_calls"].(map[string]any); ok {
-			got := callJSON(t, specs, "summarize_tool_calls", `{"session":"`+id+`"}`)
+			got := replayCall(t, specs, "summarize_tool_calls", `{"session":"`+id+`"}`)
 			checkFields(t, id+".tool_calls", tc, got)
 			if fc, ok := w["failing_calls"]; ok {
 				if g, e := strings.Join(idsOf(got["failing_calls"], "tool_use_id"), ","), strings.Join(idsOf(fc, "tool_use_id"), ","); g != e && !sameSet(g, e) {
@@ -209,7 +209,7 @@ func TestReplayFixtures(t *testing.T) {
 			}
 		}
 		if ft, ok := w["file_touches"]; ok {
-			got := callJSON(t, specs, "file_activity", `{"path":"**/*","limit":500}`)
+			got := replayCall(t, specs, "file_activity", `{"path":"**/*","limit":500}`)
 			var mine []any
 			for _, x := range got["touches"].([]any) {
 				if x.(map[string]any)["session_id"] == id {
@@ -221,7 +221,7 @@ func TestReplayFixtures(t *testing.T) {
 			}
 		}
 		if _, ok := w["final_assistant_text"]; ok || w["workers"] != nil || w["last_prompts"] != nil {
-			rc := callJSON(t, specs, "session_recap", `{"session":"`+id+`","include_current":true}`)
+			rc := replayCall(t, specs, "session_recap", `{"session":"`+id+`","include_current":true}`)
 			if ft, ok := w["final_assistant_text"].(string); ok && rc["final_assistant_text"] != ft {
 				t.Errorf("%s final_assistant_text %q, want %q", id, rc["final_assistant_text"], ft)
 			}
@@ -245,9 +245,9 @@ func TestReplayFixtures(t *testing.T) {
 		}
 	}
 	// The whole root.
-	cov := callJSON(t, specs, "coverage_stats", `{}`)
+	cov := replayCall(t, specs, "coverage_stats", `{}`)
 	checkFields(t, "root.top_tools", root["top_tools"].(map[string]any), cov["top_tools"].(map[string]any))
-	rep := callJSON(t, specs, "usage_report", `{"group_by":"model"}`)
+	rep := replayCall(t, specs, "usage_report", `{"group_by":"model"}`)
 	totals, _ := rep["totals"].(map[string]any)
 	tu, _ := totals["usage"].(map[string]any)
 	checkFields(t, "root.usage", root["usage"].(map[string]any), tu, "cache_creation_5m", "cache_creation_1h")

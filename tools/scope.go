@@ -6,9 +6,29 @@ import (
 	"github.com/agent-activity/agent-activity/logs"
 )
 
-// snapshot refreshes the store, reporting progress when the client asked.
+// snapshot refreshes the store, reporting progress when the client asked,
+// and narrows it to the machine the arguments name (see MachineArg).
 func (d Deps) snapshot(ctx context.Context) (*logs.Snapshot, error) {
-	return d.Store.Snapshot(ctx, progressFrom(ctx))
+	snap, err := d.Store.Snapshot(ctx, progressFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return snap.OnMachine(machineFrom(ctx))
+}
+
+type machineKey struct{}
+
+// withMachine carries a call's machine argument to Deps.snapshot.
+func withMachine(ctx context.Context, machine string) context.Context {
+	if machine == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, machineKey{}, machine)
+}
+
+func machineFrom(ctx context.Context) string {
+	m, _ := ctx.Value(machineKey{}).(string)
+	return m
 }
 
 // window refreshes the snapshot and parses a since/until pair against its

@@ -13,8 +13,10 @@ type SearchArgs struct {
 	Query string `json:"query" jsonschema:"text to find; case-insensitive unless regex is true"`
 	Regex bool   `json:"regex,omitempty" jsonschema:"treat query as a Go RE2 regular expression (case-sensitive unless it starts with (?i))"`
 	RepoArg
+	AgentArg
 	SessionFilterArg
 	TimeRangeArgs
+	MachineArg
 	Roles []string `json:"roles,omitempty" jsonschema:"any of user (human prompts), assistant (assistant text), tool_result (tool output); default all"`
 	Limit *int     `json:"limit,omitempty" jsonschema:"how many matches to return, 1..200 (default 20)"`
 	CursorArg
@@ -61,6 +63,9 @@ func SearchTranscripts(d Deps) Spec {
 			if err != nil {
 				return SearchOut{}, err
 			}
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return SearchOut{}, err
+			}
 			roles := map[string]bool{}
 			for _, raw := range a.Roles {
 				r := strings.ToLower(strings.TrimSpace(raw))
@@ -78,7 +83,7 @@ func SearchTranscripts(d Deps) Spec {
 			}
 			var snap *logs.Snapshot
 			var res *logs.SearchResult
-			if a.Session == "" && a.Repo == "" {
+			if a.Session == "" && a.Repo == "" && a.Agent == "" && a.Machine == "" {
 				// Unfiltered: on a cold store, search while reading the files
 				// for their summaries, so each file is read once.
 				cfg := d.Store.Config()
@@ -94,6 +99,7 @@ func SearchTranscripts(d Deps) Spec {
 				if snap, q.Sessions, q.Range, err = d.scope(ctx, a.Session, a.Repo, a.Since, a.Until); err != nil {
 					return SearchOut{}, err
 				}
+				q.Sessions = a.filter(q.Sessions)
 				r, err := snap.Search(ctx, q, m)
 				if err != nil {
 					return SearchOut{}, err

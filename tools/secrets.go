@@ -12,7 +12,9 @@ import (
 type ScanSecretsArgs struct {
 	SessionFilterArg
 	RepoArg
+	AgentArg
 	SinceArg
+	MachineArg
 	MaxFindings *int `json:"max_findings,omitempty" jsonschema:"how many findings to list, 1..1000 (default 200); the summary counts all"`
 	CursorArg
 }
@@ -77,10 +79,14 @@ func ScanSecrets(d Deps) Spec {
 			"rotation guidance per rule; next_cursor pages through the rest. One finding per distinct secret per line.",
 		[]bound{intBound[ScanSecretsArgs]("max_findings", 1, 1000, 200, func(a *ScanSecretsArgs) **int { return &a.MaxFindings })},
 		func(ctx context.Context, a ScanSecretsArgs) (ScanSecretsOut, error) {
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return ScanSecretsOut{}, err
+			}
 			snap, sessions, tr, err := d.scope(ctx, a.Session, a.Repo, a.Since, "")
 			if err != nil {
 				return ScanSecretsOut{}, err
 			}
+			sessions = a.filter(sessions)
 			scan, err := snap.ScanSecrets(ctx, logs.SecretQuery{Sessions: sessions, Range: tr, Find: findSecrets})
 			if err != nil {
 				return ScanSecretsOut{}, err

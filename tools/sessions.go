@@ -10,8 +10,11 @@ import (
 type ListSessionsArgs struct {
 	Limit *int `json:"limit,omitempty" jsonschema:"how many sessions to return, 1..200 (default 20)"`
 	RepoArg
-	Since string `json:"since,omitempty" jsonschema:"only sessions active at or after this time: RFC 3339, a date (2026-11-28), today, yesterday, or a duration back from now (24h, 7d)"`
-	Until string `json:"until,omitempty" jsonschema:"only sessions active before this time (a date means through that whole day); same forms as since"`
+	AgentArg
+	Since   string `json:"since,omitempty" jsonschema:"only sessions active at or after this time: RFC 3339, a date (2026-11-28), today, yesterday, or a duration back from now (24h, 7d)"`
+	Until   string `json:"until,omitempty" jsonschema:"only sessions active before this time (a date means through that whole day); same forms as since"`
+	Outcome string `json:"outcome,omitempty" jsonschema:"only sessions with this outcome: files_changed, commit_observed, pushed, pr_opened, tests_passed, tests_failed, build_passed, build_failed or ended_on_error"`
+	MachineArg
 	DetailArg
 	CursorArg
 }
@@ -19,6 +22,8 @@ type ListSessionsArgs struct {
 // SessionItem is one session in a list: what an agent needs to choose one.
 type SessionItem struct {
 	SessionID     string            `json:"session_id"`
+	Agent         string            `json:"agent" jsonschema:"claude-code or codex"`
+	Machine       string            `json:"machine" jsonschema:"the machine whose log root holds the session (its AGENT_ACTIVITY_LOG_ROOT label, local when unlabelled)"`
 	Repo          string            `json:"repo"`
 	Cwd           string            `json:"cwd,omitempty"`
 	GitBranch     string            `json:"git_branch,omitempty"`
@@ -32,6 +37,7 @@ type SessionItem struct {
 	SchemaStatus  string            `json:"schema_status"`
 	SkippedLines  int               `json:"skipped_lines,omitempty"`
 	FirstPrompt   string            `json:"first_prompt,omitempty"`
+	Outcomes      []string          `json:"outcomes,omitempty" jsonschema:"outcome kinds, e.g. files_changed, tests_passed (session_recap shows their evidence)"`
 	Usage         SessionUsageBlock `json:"usage" jsonschema:"the session's total; with detail, also split by thread and model"`
 }
 
@@ -60,14 +66,21 @@ func sessionPos(s **logs.Session) pos { return pos{N: []int64{-(*s).End, session
 // ListRecentSessions is the list_recent_sessions tool.
 func ListRecentSessions(d Deps) Spec {
 	return define("list_recent_sessions", "List recent sessions",
-		"Lists Claude Code sessions on this machine, most recently active first, with repo, branch, title, "+
-			"start/end, message and subagent counts, API errors, liveness and token usage with estimated cost. "+
+		"Lists Claude Code and Codex sessions on this machine, most recently active first, with repo, branch, title, "+
+			"start/end, message and subagent counts, API errors, liveness, outcome kinds (filter with outcome) and token usage with estimated cost. "+
 			"Use it first to find a session id for tail_agent_log, summarize_tool_calls or session_recap; "+
 			"next_cursor pages through the rest."+dataNotice,
 		[]bound{intBound[ListSessionsArgs]("limit", 1, 200, 20, func(a *ListSessionsArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a ListSessionsArgs) (ListSessionsOut, error) {
 			limit := *a.Limit
-			if a.Since == "" && a.Until == "" && a.Cursor == "" {
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return ListSessionsOut{}, err
+			}
+			outcome, err := logs.ParseOutcomeKind(a.Outcome)
+			if err != nil {
+				return ListSessionsOut{}, err
+			}
+			if a.Since == "" && a.Until == "" && a.Agent == "" && a.Machine == "" && outcome == "" && a.Cursor == "" {
 				// A cold store answers from the newest files alone. One more
 				// session than asked tells whether the page ends on a tie.
 				res, ok, err := d.Store.Recent(ctx, limit+1, a.Repo)
@@ -84,7 +97,7 @@ func ListRecentSessions(d Deps) Spec {
 			}
 			var matched []*logs.Session
 			for _, s := range snap.Sessions {
-				if logs.MatchRepo(s, a.Repo) && tr.Overlaps(s.Start, s.End) {
+				if logs.MatchRepo(s, a.Repo) && logs.MatchAgent(s, a.Agent) && tr.Overlaps(s.Start, s.End) && (outcome == "" || snap.HasOutcome(s, outcome)) {
 					matched = append(matched, s)
 				}
 			}
@@ -109,13 +122,21 @@ func listSessions(snap *logs.Snapshot, sessions []*logs.Session, total int, a Li
 func sessionItem(snap *logs.Snapshot, s *logs.Session, detail bool) SessionItem {
 	live := snap.IsLive(s)
 	item := SessionItem{
-		SessionID: s.ID, Repo: s.Repo, Cwd: clip(s.Cwd), GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
+		SessionID: s.ID, Agent: s.Agent, Machine: s.Machine, Repo: clip(s.Repo), Cwd: clip(s.Cwd), GitBranch: name(s.GitBranch), Title: text(s.Title, 200),
 		Start: rfc(s.Start), End: rfc(s.End), MessageCount: s.MessageCount, SubagentCount: len(s.Subagents),
 		APIErrors: s.APIErrors, IsLive: live, SchemaStatus: s.SchemaStatus(), SkippedLines: s.SkippedLines(live),
-		FirstPrompt: text(s.FirstPrompt(), 200), Usage: SessionUsageBlock{UsageBlock: usageBlock(s.Usage.Total)},
+		FirstPrompt: text(s.FirstPrompt(), 200), Outcomes: outcomeKinds(snap, s), Usage: SessionUsageBlock{UsageBlock: usageBlock(s.Usage.Total)},
 	}
 	if detail {
 		item.Usage = sessionUsage(s.Usage, true)
 	}
 	return item
+}
+
+func outcomeKinds(snap *logs.Snapshot, s *logs.Session) []string {
+	out := []string{}
+	for _, k := range snap.OutcomeKindsOf(s) {
+		out = append(out, string(k))
+	}
+	return out
 }

@@ -66,6 +66,9 @@ func define[A any, O any](name, title, desc string, bounds []bound, run func(ctx
 				return nil, err
 			}
 		}
+		if m, ok := any(&a).(machineScoped); ok {
+			ctx = withMachine(ctx, m.machineFilter())
+		}
 		out, err := run(ctx, a)
 		if err != nil {
 			return nil, err

@@ -9,6 +9,7 @@ import (
 // TailArgs are the arguments of tail_agent_log.
 type TailArgs struct {
 	SessionArgs
+	MachineArg
 	Limit  *int   `json:"limit,omitempty" jsonschema:"how many entries, 1..1000 (default 100): the last ones, or from offset, or centred on around"`
 	Offset *int   `json:"offset,omitempty" jsonschema:"0-based index of the first entry to return, to read any part of the session (total_entries says how many there are)"`
 	Around string `json:"around,omitempty" jsonschema:"an entry_uuid (e.g. from a search_transcripts match): limit entries centred on that entry"`
@@ -63,6 +64,7 @@ type EntryUsage struct {
 // TailOut is the answer of tail_agent_log.
 type TailOut struct {
 	SessionID    string      `json:"session_id"`
+	Agent        string      `json:"agent" jsonschema:"claude-code or codex"`
 	Repo         string      `json:"repo"`
 	SchemaStatus string      `json:"schema_status"`
 	TotalEntries int         `json:"total_entries"`
@@ -198,7 +200,7 @@ func staleCursor() error {
 
 func tailOut(snap *logs.Snapshot, s *logs.Session, w window, a TailArgs) TailOut {
 	outcomes := callOutcomes(s, snap.IsLive(s))
-	out := TailOut{SessionID: s.ID, Repo: clip(s.Repo), SchemaStatus: s.SchemaStatus(), TotalEntries: w.total, Offset: w.offset,
+	out := TailOut{SessionID: s.ID, Agent: s.Agent, Repo: clip(s.Repo), SchemaStatus: s.SchemaStatus(), TotalEntries: w.total, Offset: w.offset,
 		Entries: make([]TailEntry, 0, len(w.entries)), CostBasis: costBasis, around: w.around, atEnd: w.atEnd, page: a.pager()}
 	sk := sessionTie(s)
 	for i, e := range w.entries {

@@ -11,6 +11,7 @@ import (
 type ToolCallsArgs struct {
 	Session string `json:"session" jsonschema:"session id, a unique prefix of at least 4 characters, or \"latest\" (here including the caller's own session)"`
 	CwdArg
+	MachineArg
 	Limit *int `json:"limit,omitempty" jsonschema:"how many failing calls to list, newest first, 1..200 (default 20); failing_total counts all"`
 	DetailArg
 	CursorArg
@@ -29,6 +30,7 @@ type OutcomeBlock struct {
 // ToolCallsOut is the answer of summarize_tool_calls.
 type ToolCallsOut struct {
 	SessionID       string                  `json:"session_id"`
+	Agent           string                  `json:"agent" jsonschema:"claude-code or codex"`
 	Repo            string                  `json:"repo"`
 	SchemaStatus    string                  `json:"schema_status"`
 	IsLiveSession   bool                    `json:"is_live_session"`
@@ -76,7 +78,7 @@ func SummarizeToolCalls(d Deps) Spec {
 			}
 			live := snap.IsLive(s)
 			st := logs.CountCalls(s, live)
-			out := ToolCallsOut{SessionID: s.ID, Repo: clip(s.Repo), SchemaStatus: s.SchemaStatus(), IsLiveSession: live,
+			out := ToolCallsOut{SessionID: s.ID, Agent: s.Agent, Repo: clip(s.Repo), SchemaStatus: s.SchemaStatus(), IsLiveSession: live,
 				PerTool: map[string]OutcomeBlock{}, BySource: map[string]OutcomeBlock{"main": outcomeBlock(st.Main)},
 				Totals: outcomeBlock(st.Total), Usage: sessionUsage(s.Usage, a.Detail), CostBasis: costBasis}
 			if a.Detail || st.Sidechain.Total > 0 {

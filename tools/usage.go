@@ -11,9 +11,11 @@ import (
 
 // UsageReportArgs are the arguments of usage_report.
 type UsageReportArgs struct {
-	GroupBy string `json:"group_by,omitempty" jsonschema:"day, week, month, session, model or repo, or two of them comma-separated (day,model); default day"`
+	GroupBy string `json:"group_by,omitempty" jsonschema:"day, week, month, session, model, repo, agent or machine, or two of them comma-separated (day,model); default day"`
 	TimeRangeArgs
 	RepoArg
+	AgentArg
+	MachineArg
 	Model string `json:"model,omitempty" jsonschema:"case-insensitive substring of the model id (opus, claude-sonnet-4-5)"`
 	Limit *int   `json:"limit,omitempty" jsonschema:"how many rows to return, 1..1000 (default 200); totals always cover every row"`
 	CursorArg
@@ -27,6 +29,8 @@ type UsageRow struct {
 	Session  string     `json:"session,omitempty"`
 	Model    string     `json:"model,omitempty"`
 	Repo     string     `json:"repo,omitempty"`
+	Agent    string     `json:"agent,omitempty"`
+	Machine  string     `json:"machine,omitempty"`
 	Sessions int        `json:"sessions"`
 	Usage    UsageBlock `json:"usage"`
 }
@@ -69,26 +73,29 @@ type keyedRow struct {
 func UsageReport(d Deps) Spec {
 	return define("usage_report", "Usage and cost report",
 		"Token usage and estimated cost (API list price, not a bill) rolled up by day, week, month, session, "+
-			"model or repo, or a pair of them, with filters for time, repo and model; next_cursor pages through "+
-			"the rows. Each API response counts once, on its own day in the configured time zone. Use it for "+
-			"\"what did this month cost per repo\"; use pacing_window for the current burn rate.",
+			"model, repo, agent (claude-code, codex) or machine, or a pair of them, with filters for time, repo, model, agent and machine; "+
+			"next_cursor pages through the rows. Each API response counts once, on its own day in the configured time zone. "+
+			"Use it for \"what did this month cost per repo\"; use pacing_window for the current burn rate.",
 		[]bound{intBound[UsageReportArgs]("limit", 1, 1000, 200, func(a *UsageReportArgs) **int { return &a.Limit })},
 		func(ctx context.Context, a UsageReportArgs) (UsageReportOut, error) {
 			keys, err := logs.ParseGroupBy(a.GroupBy)
 			if err != nil {
 				return UsageReportOut{}, err
 			}
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return UsageReportOut{}, err
+			}
 			snap, tr, err := d.window(ctx, a.Since, a.Until)
 			if err != nil {
 				return UsageReportOut{}, err
 			}
-			rep := snap.Report(logs.ReportQuery{GroupBy: keys, Range: tr, Repo: a.Repo, Model: a.Model})
+			rep := snap.Report(logs.ReportQuery{GroupBy: keys, Range: tr, Repo: a.Repo, Model: a.Model, Agent: a.Agent})
 			totals := usageBlock(rep.Totals)
 			rows := make([]keyedRow, 0, len(rep.Rows))
 			for _, r := range rep.Rows {
 				row := UsageRow{Sessions: r.Sessions, Usage: usageBlock(r.Usage)}
 				row.Day, row.Week, row.Month = r.Keys["day"], r.Keys["week"], r.Keys["month"]
-				row.Session, row.Repo = r.Keys["session"], clip(r.Keys["repo"])
+				row.Session, row.Repo, row.Agent, row.Machine = r.Keys["session"], clip(r.Keys["repo"]), r.Keys["agent"], clip(r.Keys["machine"])
 				if m, ok := r.Keys["model"]; ok {
 					row.Model = modelName(m)
 				}
@@ -125,6 +132,10 @@ func rowKey(r UsageRow, key string) string {
 		return r.Session
 	case "model":
 		return r.Model
+	case "agent":
+		return r.Agent
+	case "machine":
+		return r.Machine
 	}
 	return r.Repo
 }
@@ -139,6 +150,8 @@ func zoneName(loc *time.Location) string {
 // PacingArgs are the arguments of pacing_window.
 type PacingArgs struct {
 	Hours *int `json:"hours,omitempty" jsonschema:"the window: the last N hours, 1..168 (default 5)"`
+	AgentArg
+	MachineArg
 }
 
 // ActiveSession is a session with usage in the window.
@@ -207,6 +220,9 @@ func PacingWindow(d Deps) Spec {
 			"activity in it. Use usage_report for longer periods.",
 		[]bound{intBound[PacingArgs]("hours", 1, 168, 5, func(a *PacingArgs) **int { return &a.Hours })},
 		func(ctx context.Context, a PacingArgs) (PacingOut, error) {
+			if err := logs.CheckAgent(a.Agent); err != nil {
+				return PacingOut{}, err
+			}
 			snap, err := d.snapshot(ctx)
 			if err != nil {
 				return PacingOut{}, err
@@ -214,7 +230,7 @@ func PacingWindow(d Deps) Spec {
 			hours := *a.Hours
 			now := snap.Now()
 			start := now.Add(-time.Duration(hours) * time.Hour)
-			p := snap.Pace(start.UnixMilli())
+			p := snap.Pace(start.UnixMilli(), a.Agent)
 			u := usageBlock(p.Usage)
 			out := PacingOut{Hours: hours, WindowStart: rfcTime(start), WindowEnd: rfcTime(now),
 				TokensPerHour: round6(float64(u.TotalTokens) / float64(hours)), CostPerHour: round6(u.Cost / float64(hours)),
@@ -233,8 +249,10 @@ func PacingWindow(d Deps) Spec {
 		}).withHints("burn rate pacing tokens per hour cost per hour right now current spend active sessions", false)
 }
 
-// CoverageArgs: coverage_stats takes no arguments.
-type CoverageArgs struct{}
+// CoverageArgs: coverage_stats takes only the machine filter.
+type CoverageArgs struct {
+	MachineArg
+}
 
 // ToolCount is how often a tool was called.
 type ToolCount struct {
@@ -287,8 +305,9 @@ func (o *CoverageOut) keep(n int) {
 
 // RootOut is one configured log root.
 type RootOut struct {
-	Path   string `json:"path"`
-	Exists bool   `json:"exists"`
+	Path    string `json:"path"`
+	Machine string `json:"machine" jsonschema:"the root's label in AGENT_ACTIVITY_LOG_ROOT (laptop=...), local when it has none"`
+	Exists  bool   `json:"exists"`
 }
 
 // CoverageStats is the coverage_stats tool.
@@ -313,7 +332,7 @@ func CoverageStats(d Deps) Spec {
 				AccountingCheck: AccountingOut{SessionsChecked: c.Accounting.SessionsChecked, Agreeing: c.Accounting.Agreeing,
 					Differing: nonNil(c.Accounting.Differing)}}
 			for _, r := range snap.Roots {
-				out.LogRoots = append(out.LogRoots, RootOut{Path: r.Path, Exists: r.Exists})
+				out.LogRoots = append(out.LogRoots, RootOut{Path: r.Path, Machine: r.Machine, Exists: r.Exists})
 			}
 			for m, t := range c.Models {
 				out.Models[modelName(m)] = usageBlock(*t)

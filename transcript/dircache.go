@@ -109,3 +109,12 @@ func (c *DirCache) Sidecar(root *Root, path string, max int64) ([]byte, bool) {
 	c.sidecars[path] = s
 	return s.b, s.ok
 }
+
+// Visited returns the folders the last pass listed, in no order.
+func (c *DirCache) Visited() []string {
+	out := make([]string, 0, len(c.seen))
+	for d := range c.seen {
+		out = append(out, d)
+	}
+	return out
+}

@@ -62,7 +62,8 @@ const (
 	// WantText fills Entry.Text, Result.Text for every result (not only
 	// errors) and Entry.UserText.
 	WantText Want = 1 << iota
-	// WantInputs fills Call.Input.
+	// WantInputs fills Call.Input. Input.Raw, and Input.Command for a shell
+	// call, are filled always (a summary classifies every call).
 	WantInputs
 )
 
@@ -126,7 +127,14 @@ type Call struct {
 	Name   string
 	Path   string     // the file a file tool touches
 	Action FileAction // how it touches Path
+	More   []CallFile // further files it touches (a patch of several files); nil for most calls
 	Input  CallInput  // WantInputs
+}
+
+// CallFile is one more file a call touches, beyond Call.Path.
+type CallFile struct {
+	Path   string
+	Action FileAction
 }
 
 // CallInput is what the detail views read of a call's input.

@@ -127,7 +127,8 @@ func run(size, dir string, rounds int, ccusage string, strict, round2 bool) erro
 	root := filepath.Join(dir, "projects")
 	files := jsonlFiles(root)
 	fmt.Printf("bench: %d files, %d sessions, %.1f MB of JSONL\n\n", len(files), tr.Sessions, float64(tr.Bytes)/1e6)
-	env := append(os.Environ(), "AGENT_ACTIVITY_LOG_ROOT="+root, "AGENT_ACTIVITY_TIMEZONE=UTC")
+	// Codex off: the corpus is Claude Code's, and a real ~/.codex must not count.
+	env := append(os.Environ(), "AGENT_ACTIVITY_LOG_ROOT="+root, "AGENT_ACTIVITY_CODEX_ROOT=", "AGENT_ACTIVITY_TIMEZONE=UTC")
 
 	// Correctness first: the totals must equal the ground truth.
 	var ur struct {

@@ -4,8 +4,12 @@
 // JSON-RPC, and prints a short digest of each answer. It exits non-zero on any
 // failure.
 //
-//	go run ./scripts/smoke                 # against testdata/projects
-//	go run ./scripts/smoke --root ~/.claude/projects
+// By default it reads a copy of testdata/projects (Claude Code) and, as the
+// Codex root, a copy of testdata/codex merged with the public Codex corpus
+// (../shared/corpus/public-codex, when present).
+//
+//	go run ./scripts/smoke                 # against the fixtures
+//	go run ./scripts/smoke --root ~/.claude/projects --codex-root ~/.codex
 package main
 
 import (
@@ -26,15 +30,16 @@ import (
 
 func main() {
 	root := flag.String("root", "", "log root to read (default: a copy of testdata/projects with mtimes set from the transcripts)")
+	codexRoot := flag.String("codex-root", "", "Codex root to read (default: with --root, the server's default ~/.codex; without it, a copy of testdata/codex and the public Codex corpus)")
 	flag.Parse()
-	if err := run(*root); err != nil {
+	if err := run(*root, *codexRoot); err != nil {
 		fmt.Fprintln(os.Stderr, "smoke: FAIL:", err)
 		os.Exit(1)
 	}
 	fmt.Println("smoke: PASS")
 }
 
-func run(root string) error {
+func run(root, codexRoot string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	tmp, err := os.MkdirTemp("", "agent-activity-smoke-")
@@ -48,6 +53,15 @@ func run(root string) error {
 		if err := fixture.CopyTree(filepath.Join("testdata", "projects"), root); err != nil {
 			return fmt.Errorf("copy testdata (run from the repository root): %w", err)
 		}
+		if codexRoot == "" {
+			codexRoot = filepath.Join(tmp, "codex")
+			homes, _ := filepath.Glob(filepath.Join("..", "shared", "corpus", "public-codex", "*", "sessions"))
+			for _, h := range append(homes, filepath.Join("testdata", "codex", "sessions")) {
+				if err := fixture.CopyTree(h, filepath.Join(codexRoot, "sessions")); err != nil {
+					return fmt.Errorf("copy the Codex fixtures: %w", err)
+				}
+			}
+		}
 	} else {
 		// The digest should reflect the real clock on a real root.
 		env = env[:0]
@@ -58,11 +72,14 @@ func run(root string) error {
 		return err
 	}
 	env = append(env, "AGENT_ACTIVITY_LOG_ROOT="+root)
+	if codexRoot != "" {
+		env = append(env, "AGENT_ACTIVITY_CODEX_ROOT="+codexRoot)
+	}
 	srv, init, err := stdiotest.Start(ctx, bin, env)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("smoke: connected to %s %s, protocol %s, root %s\n", init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion, root)
+	fmt.Printf("smoke: connected to %s %s, protocol %s, root %s, codex root %s\n", init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion, root, orDefault(codexRoot))
 	if init.ProtocolVersion != stdiotest.ProtocolVersion {
 		return fmt.Errorf("negotiated protocol %s, want %s", init.ProtocolVersion, stdiotest.ProtocolVersion)
 	}
@@ -85,6 +102,7 @@ func run(root string) error {
 		args map[string]any
 	}{
 		{"list_recent_sessions", map[string]any{"limit": 5}},
+		{"summarize_work", map[string]any{"since": "30d"}},
 		{"tail_agent_log", map[string]any{"session": "latest", "limit": 5}},
 		{"tail_agent_log", map[string]any{"session": "latest", "offset": 0, "limit": 2}},
 		{"summarize_tool_calls", map[string]any{"session": "latest"}},
@@ -92,6 +110,10 @@ func run(root string) error {
 		{"search_transcripts", map[string]any{"query": "error", "limit": 3}},
 		{"file_activity", map[string]any{"path": "**/*", "limit": 5}},
 		{"usage_report", map[string]any{"group_by": "model"}},
+		{"usage_report", map[string]any{"group_by": "agent"}},
+		{"list_recent_sessions", map[string]any{"limit": 3, "agent": "codex"}},
+		{"summarize_tool_calls", map[string]any{"session": "019ab000"}},
+		{"file_activity", map[string]any{"path": "**/*.go", "agent": "codex", "limit": 5}},
 		{"pacing_window", map[string]any{"hours": 168}},
 		{"coverage_stats", map[string]any{}},
 		{"scan_secrets", map[string]any{"max_findings": 10}},
@@ -103,6 +125,9 @@ func run(root string) error {
 			return fmt.Errorf("%s: %w", c.tool, err)
 		}
 		wantErr := c.tool == "tail_agent_log" && c.args["session"] == "../etc/passwd"
+		if c.args["session"] == "019ab000" && codexRoot != "" && !strings.HasPrefix(codexRoot, tmp) {
+			continue // the fixture's Codex session, not on a real root
+		}
 		if isErr != wantErr {
 			return fmt.Errorf("%s %v: isError=%v: %v", c.tool, c.args, isErr, out)
 		}
@@ -176,7 +201,19 @@ func digest(tool string, out map[string]any) string {
 	case "list_recent_sessions":
 		fmt.Fprintf(&b, "  %v sessions matched (truncated=%v)\n", out["total_matched"], out["truncated"])
 		for _, s := range list(out["sessions"]) {
-			fmt.Fprintf(&b, "  %.8s %-16v end=%v msgs=%v %s live=%v %v\n", s["session_id"], s["repo"], s["end"], s["message_count"], usage(s["usage"]), s["is_live"], s["schema_status"])
+			fmt.Fprintf(&b, "  %.8s %-11v %-16v end=%v msgs=%v %s live=%v %v\n", s["session_id"], s["agent"], s["repo"], s["end"], s["message_count"], usage(s["usage"]), s["is_live"], s["schema_status"])
+		}
+	case "summarize_work":
+		raw, _ := json.Marshal(out)
+		until := out["until"]
+		if until == nil {
+			until = "now"
+		}
+		fmt.Fprintf(&b, "  %v → %v: %d of %v sessions, %v files changed, %v commits, %v PRs, %v tests/builds, %v open todos, %v unresolved failures, %s (%d chars)\n",
+			out["since"], until, len(list(out["sessions"])), out["sessions_total"], out["files_changed_total"], out["commits_total"],
+			out["prs_total"], out["tests_and_builds_total"], out["open_todos_total"], out["unresolved_failures_total"], usage(out["usage"]), len(raw))
+		for _, s := range list(out["sessions"]) {
+			fmt.Fprintf(&b, "  %.8s %-16v end=%v outcomes=%v\n", s["session_id"], s["repo"], s["end"], s["outcomes"])
 		}
 	case "tail_agent_log":
 		if out["error"] != nil {
@@ -206,7 +243,11 @@ func digest(tool string, out map[string]any) string {
 		}
 	case "usage_report":
 		for _, r := range list(out["rows"]) {
-			fmt.Fprintf(&b, "  %-32v sessions=%v %s\n", r["model"], r["sessions"], usage(r["usage"]))
+			key := r["model"]
+			if key == nil {
+				key = r["agent"]
+			}
+			fmt.Fprintf(&b, "  %-32v sessions=%v %s\n", key, r["sessions"], usage(r["usage"]))
 		}
 		tot, _ := out["totals"].(map[string]any)
 		fmt.Fprintf(&b, "  TOTAL sessions=%v %s\n", get(tot, "sessions"), usage(get(tot, "usage")))
@@ -236,13 +277,11 @@ func digest(tool string, out map[string]any) string {
 	return b.String()
 }
 
-func list(v any) []map[string]any {
-	arr, _ := v.([]any)
-	out := make([]map[string]any, 0, len(arr))
-	for _, x := range arr {
-		if m, ok := x.(map[string]any); ok {
-			out = append(out, m)
-		}
+func orDefault(s string) string {
+	if s == "" {
+		return "(the server's default)"
 	}
-	return out
+	return s
 }
+
+func list(v any) []map[string]any { return stdiotest.Objects(v) }

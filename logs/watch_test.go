@@ -1,0 +1,148 @@
+package logs
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWatcherAgreesWithSweep applies a fixed-seed random sequence of appends,
+// new files, new folders, truncations, renames and deletions, and after each
+// compares the snapshot of a store that trusts its change watcher with the
+// one of a store that sweeps every time: they must be identical.
+func TestWatcherAgreesWithSweep(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the watcher is used on Linux only")
+	}
+	root := t.TempDir()
+	rng := rand.New(rand.NewSource(7))
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return now }, Pricing: testPricing(t)}
+	wcfg := cfg
+	wcfg.Watch = true
+	watched := NewStore(wcfg)
+	defer watched.Close()
+	if watched.watch == nil {
+		t.Skip("no inotify here")
+	}
+	swept := NewStore(cfg)
+	var files []string
+	line := func(sid string, n int) string {
+		return asst(sid, fmt.Sprintf("u%d", n), fmt.Sprintf("2026-11-29T10:%02d:%02d.000Z", n/60%60, n%60), fmt.Sprintf("msg_%d", n),
+			"claude-sonnet-4-5", toolUse(fmt.Sprintf("toolu_%d", n), "Bash", `{"command":"ls"}`), 10, int64(n%50+1), 0, 100, "")
+	}
+	n := 0
+	newSession := func(project string) {
+		sid := fmt.Sprintf("%08x-0000-4000-8000-%012x", rng.Uint32(), n)
+		p := filepath.Join(root, project, sid+".jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if err := os.WriteFile(p, []byte(line(sid, n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	newSession("-p-a")
+	check := func(step int, what string) {
+		t.Helper()
+		if watched.snap != nil && !watched.watch.sync(root, 5*time.Second) {
+			t.Fatalf("step %d (%s): the watcher did not see its marker", step, what)
+		}
+		a, err := watched.Snapshot(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := swept.Snapshot(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if da, db := digest(a), digest(b); da != db {
+			t.Fatalf("step %d (%s): watcher and sweep disagree\nwatcher:\n%s\nsweep:\n%s", step, what, da, db)
+		}
+	}
+	check(0, "start")
+	check(0, "again")
+	for step := 1; step <= 60; step++ {
+		what := ""
+		switch k := rng.Intn(8); {
+		case k <= 2 && len(files) > 0: // append, the common case
+			p := files[rng.Intn(len(files))]
+			sid := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+			n++
+			f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			if err == nil {
+				f.WriteString(line(sid, n))
+				f.Close()
+			}
+			what = "append"
+		case k == 3:
+			newSession("-p-a")
+			what = "new file"
+		case k == 4:
+			newSession(fmt.Sprintf("-p-%d", step))
+			what = "new folder"
+		case k == 5 && len(files) > 0:
+			p := files[rng.Intn(len(files))]
+			if b, err := os.ReadFile(p); err == nil && len(b) > 2 {
+				os.WriteFile(p, b[:len(b)/2], 0o644) // truncated (and torn)
+			}
+			what = "truncate"
+		case k == 6 && len(files) > 0:
+			i := rng.Intn(len(files))
+			sid := fmt.Sprintf("%08x-1111-4000-8000-%012x", rng.Uint32(), step)
+			np := filepath.Join(filepath.Dir(files[i]), sid+".jsonl")
+			if os.Rename(files[i], np) == nil {
+				files[i] = np
+			}
+			what = "rename"
+		case k == 7 && len(files) > 1:
+			i := rng.Intn(len(files))
+			os.Remove(files[i])
+			files = append(files[:i], files[i+1:]...)
+			what = "delete"
+		default:
+			continue
+		}
+		check(step, what)
+	}
+	// The property proves something only if the watcher's own paths ran.
+	if watched.restats < 10 || watched.sweeps >= swept.sweeps {
+		t.Errorf("watched store: %d looks by the watcher's word, %d sweeps (the sweeping store: %d)", watched.restats, watched.sweeps, swept.sweeps)
+	}
+	t.Logf("watched: %d restats, %d sweeps, %d quiet; swept: %d sweeps", watched.restats, watched.sweeps, watched.quiet, swept.sweeps)
+}
+
+// TestWatcherQuietLookDoesNoWork: with nothing changed, a watched store
+// answers from its last snapshot without a sweep; a disabled watcher sweeps.
+func TestWatcherQuietLookDoesNoWork(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the watcher is used on Linux only")
+	}
+	root := writeTree(t, map[string]string{"p/" + sidA + ".jsonl": asst(sidA, "u1", "2026-11-28T10:00:00.000Z", "msg_1", "m", textBlock, 1, 2, 0, 0, "")}, old)
+	for _, watch := range []bool{true, false} {
+		st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t), Watch: watch})
+		for i := 0; i < 3; i++ {
+			if _, err := st.Snapshot(context.Background(), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Two sweeps (the first look, and the one after the watches were
+		// added), then the watcher vouches; without it every look sweeps.
+		_, _, ok := st.look()
+		if watch && st.watch != nil && ok {
+			t.Errorf("watched store: a quiet look still looked at the disk")
+		}
+		if !watch && !ok {
+			t.Errorf("store without watcher: a look did not sweep")
+		}
+		st.Close()
+	}
+}
