@@ -83,7 +83,8 @@ type truth struct {
 		Word  string `json:"word"`
 		Count int    `json:"count"`
 	} `json:"rare_word"`
-	Bytes int64 `json:"bytes"`
+	Bytes int64  `json:"bytes"`
+	Now   string `json:"now"`
 }
 
 func run(size, dir string, rounds int, ccusage string, strict, round2 bool) error {
@@ -268,7 +269,9 @@ func run(size, dir string, rounds int, ccusage string, strict, round2 bool) erro
 		fmt.Println("ccusage not found: install it with `npm i -g ccusage@20.0.24` to compare")
 	}
 	fmt.Println()
-	sizesMissed, err := answerSizes(bin, env, root)
+	// The sizes are measured at the corpus' own "now", so windows that end
+	// now (summarize_work, pacing_window) hold its last day.
+	sizesMissed, err := answerSizes(bin, append(env, "AGENT_ACTIVITY_NOW="+tr.Now), root)
 	if err != nil {
 		return err
 	}
@@ -304,6 +307,7 @@ func answerSizes(bin string, env []string, root string) (int, error) {
 		def, most map[string]any
 	}{
 		{"list_recent_sessions", map[string]any{}, map[string]any{"limit": 200, "detail": true}},
+		{"summarize_work", map[string]any{}, map[string]any{"since": "30d", "limit": 50}},
 		{"tail_agent_log", map[string]any{"session": session}, map[string]any{"session": session, "limit": 1000, "detail": true}},
 		{"summarize_tool_calls", map[string]any{"session": session}, map[string]any{"session": session, "limit": 200, "detail": true}},
 		{"session_recap", map[string]any{"session": session}, map[string]any{"session": session, "detail": true}},
