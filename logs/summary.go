@@ -3,12 +3,12 @@ package logs
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"hash/maphash"
 	"iter"
 	"maps"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -460,16 +460,17 @@ type zeroCopy struct {
 // lines copies of one response. Relays reuse one id for every response and
 // drop requestId; their responses differ in input-side usage and stay apart.
 func responseKey(r *transcript.Response) uint64 {
-	var b [64]byte
-	k := append(b[:0], r.ID...)
-	k = append(k, 0)
-	k = append(k, r.RequestID...)
-	k = append(k, 0)
-	for _, n := range [...]int64{r.Usage.Input, r.Usage.CacheCreate(), r.Usage.CacheRead} {
-		k = strconv.AppendInt(k, n, 10)
-		k = append(k, ',')
-	}
-	return maphash.Bytes(idSeed, k) | 1
+	var h maphash.Hash
+	h.SetSeed(idSeed)
+	h.WriteString(r.ID)
+	h.WriteByte(0)
+	h.WriteString(r.RequestID)
+	var b [24]byte
+	binary.LittleEndian.PutUint64(b[0:], uint64(r.Usage.Input))
+	binary.LittleEndian.PutUint64(b[8:], uint64(r.Usage.CacheCreate()))
+	binary.LittleEndian.PutUint64(b[16:], uint64(r.Usage.CacheRead))
+	h.Write(b[:])
+	return h.Sum64() | 1
 }
 
 func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
