@@ -98,14 +98,22 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 	var rep Report
 	model := strings.ToLower(q.Model)
 	// Calendar keys are formatted once per quarter hour, not per response.
+	// Formatting is once per local date: the quarters of one day share it.
 	calendar := map[int64][3]string{}
+	byDate := map[int][3]string{}
 	calKeys := func(quarter int64) [3]string {
 		if k, ok := calendar[quarter]; ok {
 			return k
 		}
 		t := time.UnixMilli(quarter * quarterMs).In(loc)
-		y, w := t.ISOWeek()
-		k := [3]string{t.Format("2006-01-02"), fmt.Sprintf("%04d-W%02d", y, w), t.Format("2006-01")}
+		y, m, d := t.Date()
+		date := y*10000 + int(m)*100 + d
+		k, ok := byDate[date]
+		if !ok {
+			wy, w := t.ISOWeek()
+			k = [3]string{t.Format("2006-01-02"), fmt.Sprintf("%04d-W%02d", wy, w), t.Format("2006-01")}
+			byDate[date] = k
+		}
 		calendar[quarter] = k
 		return k
 	}
