@@ -128,13 +128,34 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 2
 }
 
+// localZone is the machine's zone under its IANA name where the system says
+// it (TZ, or the /etc/localtime link on Linux and macOS), so answers name the
+// zone ("Europe/Berlin") rather than "Local"; otherwise time.Local.
+func localZone() *time.Location {
+	name := strings.TrimPrefix(os.Getenv("TZ"), ":")
+	if name == "" {
+		if target, err := os.Readlink("/etc/localtime"); err == nil {
+			if i := strings.Index(target, "zoneinfo/"); i >= 0 {
+				name = target[i+len("zoneinfo/"):]
+			}
+		}
+	}
+	if name == "" || strings.HasPrefix(name, "/") {
+		return time.Local
+	}
+	if l, err := time.LoadLocation(name); err == nil {
+		return l
+	}
+	return time.Local
+}
+
 // setup reads the environment. Every error is one readable line.
 func setup(now func() time.Time) (*app, error) {
 	var env envConfig
 	if err := envconfig.Process("AGENT_ACTIVITY", &env); err != nil {
 		return nil, err
 	}
-	loc := time.Local
+	loc := localZone()
 	if env.Timezone != "" {
 		l, err := time.LoadLocation(env.Timezone)
 		if err != nil {
