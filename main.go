@@ -259,7 +259,7 @@ func newServer(a *app) *server.MCPServer {
 	for _, spec := range tools.All(deps) {
 		s.AddTool(spec.Tool, spec.Handler())
 	}
-	s.AddResourceTemplates(res.Template())
+	s.AddResourceTemplates(res.Template(), res.TodayTemplate())
 	addPrompts(s)
 	return s
 }

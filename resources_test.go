@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -18,8 +19,11 @@ func TestE2EResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tpl.ResourceTemplates) != 1 || tpl.ResourceTemplates[0].URITemplate.Raw() != "agent-activity://session/{session_id}/recap" ||
-		tpl.ResourceTemplates[0].MIMEType != "text/markdown" {
+	templates := map[string]bool{}
+	for _, rt := range tpl.ResourceTemplates {
+		templates[rt.URITemplate.Raw()] = rt.MIMEType == "text/markdown"
+	}
+	if len(templates) != 2 || !templates["agent-activity://session/{session_id}/recap"] || !templates["agent-activity://repo/{repo}/today"] {
 		t.Fatalf("resource templates: %+v", tpl.ResourceTemplates)
 	}
 
@@ -85,6 +89,37 @@ func TestE2EResources(t *testing.T) {
 		t.Errorf("recap resource is %d bytes, over the 12,000-character budget", len(md))
 	}
 	for _, bad := range []string{"agent-activity://session/ffffffff/recap", "agent-activity://session/../../etc/recap", "agent-activity://session/a7c31e58/recap"} {
+		if _, err := read(bad); err == nil {
+			t.Errorf("read %s: no error", bad)
+		}
+	}
+
+	// Today in a repo: summarize_work for today, the same sessions as the
+	// tool; the clock at the day of the cache-split fixture session.
+	day := startE2E(t, fixtureRoot(t), "AGENT_ACTIVITY_NOW=2026-11-23T20:00:00Z")
+	repo := "cache-split"
+	res, err := day.srv.Client.ReadResource(day.ctx, mcp.ReadResourceRequest{Params: mcp.ReadResourceParams{URI: "agent-activity://repo/" + repo + "/today"}})
+	if err != nil || len(res.Contents) != 1 {
+		t.Fatalf("today in %s: %v", repo, err)
+	}
+	md = res.Contents[0].(mcp.TextResourceContents).Text
+	if !strings.HasPrefix(md, "# Today in "+repo) {
+		t.Fatalf("today in %s:\n%.300s", repo, md)
+	}
+	mine := day.call("summarize_work", map[string]any{"repo": repo, "since": "today", "until": "today"})
+	t.Logf("today in %s: %v sessions, %d characters of Markdown", repo, mine["sessions_total"], len(md))
+	if num(mine["sessions_total"]) == "0" {
+		t.Fatalf("the fixture day has no %s session: the test proves nothing", repo)
+	}
+	for _, s := range mine["sessions"].([]any) {
+		if id := s.(map[string]any)["session_id"].(string); !strings.Contains(md, id) {
+			t.Errorf("today in %s lacks session %s that summarize_work lists:\n%s", repo, id, md)
+		}
+	}
+	if !strings.Contains(md, fmt.Sprintf("sessions: %v ", num(mine["sessions_total"]))) {
+		t.Errorf("today in %s does not say summarize_work's session count %v:\n%s", repo, mine["sessions_total"], md)
+	}
+	for _, bad := range []string{"agent-activity://repo//today", "agent-activity://repo/x/tomorrow"} {
 		if _, err := read(bad); err == nil {
 			t.Errorf("read %s: no error", bad)
 		}
