@@ -10,10 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-activity/agent-activity/claudecode"
 	"github.com/agent-activity/agent-activity/logs"
-	"github.com/agent-activity/agent-activity/pricing"
-	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // plantStore writes one session whose identifiers carry secrets: in the cwd
@@ -45,14 +42,7 @@ func plantStore(t *testing.T, secrets map[string]string) (string, *logs.Store) {
 }
 
 func newStore(t *testing.T, root string) *logs.Store {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "pricing.json"))
-	must(t, err)
-	table, err := pricing.Load(b, nil, "")
-	must(t, err)
-	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	return logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root},
-		Now: func() time.Time { return now }, Pricing: table, Location: time.UTC})
+	return rootsStore(t, []string{root}, fixtureNow, time.UTC)
 }
 
 func must(t *testing.T, err error) {

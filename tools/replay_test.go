@@ -12,11 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-activity/agent-activity/claudecode"
-	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/logs"
-	"github.com/agent-activity/agent-activity/pricing"
-	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // replayNow is the clock testdata/replay/EXPECTED.md assumes.
@@ -26,19 +22,13 @@ var replayNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 // case g's copied session gets a fresh mtime, as a sync would give it).
 func replayStore(t *testing.T) *logs.Store {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), "replay")
-	must(t, fixture.CopyTree(filepath.Join("..", "testdata", "replay"), root))
+	root, store := treeStore(t, "replay", replayNow, time.UTC)
 	copied, _ := filepath.Glob(filepath.Join(root, "-home-dev-copied", "*.jsonl"))
 	for _, p := range copied {
 		mt := replayNow.Add(-time.Minute)
 		must(t, os.Chtimes(p, mt, mt))
 	}
-	b, err := os.ReadFile(filepath.Join("..", "pricing.json"))
-	must(t, err)
-	table, err := pricing.Load(b, nil, "")
-	must(t, err)
-	return logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root},
-		Now: func() time.Time { return replayNow }, Pricing: table, Location: time.UTC})
+	return store
 }
 
 // replayExpected merges the JSON blocks of testdata/replay/EXPECTED.md.
