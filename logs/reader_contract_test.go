@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/redact"
@@ -36,21 +35,17 @@ func TestTailAndRecapStopWhenCancelled(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(proj, sid+".jsonl"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
-	snap, err := st.Snapshot(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := snap.Sessions[0]
+	sn := snap(t, root)
+	s := sn.Sessions[0]
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := snap.Tail(ctx, s, 100); !errors.Is(err, context.Canceled) {
+	if _, _, err := sn.Tail(ctx, s, 100); !errors.Is(err, context.Canceled) {
 		t.Errorf("tail on a cancelled request: err %v, want context.Canceled", err)
 	}
-	if _, err := snap.Recap(ctx, s, 20); !errors.Is(err, context.Canceled) {
+	if _, err := sn.Recap(ctx, s, 20); !errors.Is(err, context.Canceled) {
 		t.Errorf("recap on a cancelled request: err %v, want context.Canceled", err)
 	}
-	if _, err := snap.CallDetails(ctx, s, map[uint64]bool{1: true}); !errors.Is(err, context.Canceled) {
+	if _, err := sn.CallDetails(ctx, s, map[uint64]bool{1: true}); !errors.Is(err, context.Canceled) {
 		t.Errorf("call details on a cancelled request: err %v, want context.Canceled", err)
 	}
 }
@@ -76,13 +71,9 @@ func TestLineNumbersAgree(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(proj, sid+".jsonl"), []byte(strings.Join(lines, "\r\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
-	snap, err := st.Snapshot(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := snap.Sessions[0]
-	scan, err := snap.ScanSecrets(context.Background(), SecretQuery{Sessions: []*Session{s}, Find: func(text string) []SecretMatch {
+	sn := snap(t, root)
+	s := sn.Sessions[0]
+	scan, err := sn.ScanSecrets(context.Background(), SecretQuery{Sessions: []*Session{s}, Find: func(text string) []SecretMatch {
 		var out []SecretMatch
 		for _, f := range redact.Find(text) {
 			out = append(out, SecretMatch{Rule: f.Rule, Secret: f.Secret})
@@ -124,13 +115,9 @@ func TestRecapEndsOnAPIError(t *testing.T) {
 	if err := fixture.CopyTree(filepath.Join("..", "testdata", "replay", "-home-dev-apierror"), filepath.Join(root, "-home-dev-apierror")); err != nil {
 		t.Fatal(err)
 	}
-	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
-	snap, err := st.Snapshot(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := snap.Sessions[0]
-	r, err := snap.Recap(context.Background(), s, 20)
+	sn := snap(t, root)
+	s := sn.Sessions[0]
+	r, err := sn.Recap(context.Background(), s, 20)
 	if err != nil {
 		t.Fatal(err)
 	}
