@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agent-activity/agent-activity/claudecode"
+	"github.com/agent-activity/agent-activity/internal/golden"
 	"github.com/agent-activity/agent-activity/transcript"
 
 	"github.com/agent-activity/agent-activity/logs"
@@ -290,35 +291,5 @@ func indentJSON(t *testing.T, v any) string {
 // checkGolden compares got with the file at path, or writes it with -update.
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if updating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Errorf("%s: %v; run `go test -run TestDocs . -update`", path, err)
-		return
-	}
-	if !bytes.Equal(want, got) {
-		wl, gl := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-		for i := 0; i < len(wl) || i < len(gl); i++ {
-			var w, g string
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if w != g {
-				t.Errorf("%s is out of date at line %d:\n  committed: %s\n  generated: %s\nrun `go test -run TestDocs . -update` "+
-					"and review the diff", path, i+1, w, g)
-				return
-			}
-		}
-	}
+	golden.Golden(t, path, got, updating(), "go test -run TestDocs . -update")
 }

@@ -14,13 +14,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/agent-activity/agent-activity/claudecode"
 	"github.com/agent-activity/agent-activity/internal/fixture"
+	"github.com/agent-activity/agent-activity/internal/golden"
 	"github.com/agent-activity/agent-activity/logs"
 	"github.com/agent-activity/agent-activity/pricing"
 	"github.com/agent-activity/agent-activity/transcript"
@@ -223,40 +222,8 @@ func goldenAnswer(t *testing.T, spec Spec, c goldenCase, root string) []byte {
 // -update.
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Errorf("no golden file (%v); run `go test ./tools -update` and commit %s", err, path)
-		return
-	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("what the code produces now differs from %s; if the change is intended, run `go test ./tools -update` and commit it.\n%s",
-			path, firstDiff(string(want), string(got)))
-	}
+	golden.Golden(t, path, got, *update, "go test ./tools -update")
 }
 
 // firstDiff shows the first differing line of two texts.
-func firstDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			return "line " + strconv.Itoa(i+1) + ":\n  file: " + w + "\n  now:  " + g
-		}
-	}
-	return ""
-}
+func firstDiff(want, got string) string { return golden.FirstDiff(want, got) }
