@@ -15,7 +15,7 @@ import (
 // (unredacted) and clipped; the tools layer redacts and bounds it.
 type Recap struct {
 	mainUUIDs       map[uint64]bool // the main file's line uuids, to tell a worker's copied prefix
-	EndedOnAPIError bool            // the last reply of the main thread is an API error
+	EndedOnAPIError bool            // the last reply of the main thread is an API error (the ended_on_error outcome a line decided)
 	Prompts         []string        // every human prompt of the main thread, oldest first (clipped, at most the last 6 kept)
 	PromptCount     int
 	FinalText       string // the last assistant text on the main thread
@@ -135,6 +135,8 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 		if o.Call != nil {
 			ids[o.Call.Key] = true
 		}
+		// ended_on_error decided by a line, not a call: the last reply is an API error.
+		r.EndedOnAPIError = r.EndedOnAPIError || (o.Kind == OutcomeEndedOnError && o.Call == nil)
 	}
 	for _, rc := range r.Recoveries {
 		ids[rc.Failed.Key], ids[rc.Recovered.Key] = true, true
