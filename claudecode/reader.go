@@ -80,7 +80,7 @@ func (r *Reader) fill() {
 	clear(r.calls)
 	clear(r.results)
 	*e = transcript.Entry{Line: r.lines.Number(), Type: l.Type, UUID: l.UUID, SessionID: l.SessionID,
-		AgentID: l.AgentID, Time: ParseTime(l.Timestamp), Cwd: l.Cwd, GitBranch: l.GitBranch,
+		AgentID: l.AgentID, Time: transcript.ParseTime(l.Timestamp), Cwd: l.Cwd, GitBranch: l.GitBranch,
 		Version: l.Version, Sidechain: l.IsSidechain, Meta: l.IsMeta || l.IsCompactSummary,
 		Drift: r.status == decodedDrifted, Calls: r.calls[:0], Results: r.results[:0]}
 	r.filled = 0

@@ -173,7 +173,7 @@ func TestFixtureDetails(t *testing.T) {
 	t.Run("counter restart keeps per-response times", func(t *testing.T) {
 		r := fixture(t, "01900000-0002-7000-8000-000000000002")
 		last := r.Responses[len(r.Responses)-1]
-		if got, want := last.Time, parseTime("2026-01-02T13:01:44.000Z"); got != want {
+		if got, want := last.Time, transcript.ParseTime("2026-01-02T13:01:44.000Z"); got != want {
 			t.Errorf("time %d, want %d", got, want)
 		}
 		if r.End-r.Start != (10904-100)*1000 {

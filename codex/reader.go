@@ -142,7 +142,7 @@ func (r *Reader) Prefix() (start, end int) { return r.dec.prefixStart, r.dec.pre
 func (r *lineDecoder) build(drift bool) {
 	l, p := &r.raw, &r.raw.Payload
 	r.files = r.files[:0]
-	r.entry = Entry{Line: r.line, Time: parseTime(l.Timestamp), Type: l.Type, Item: p.Type, Drift: drift}
+	r.entry = Entry{Line: r.line, Time: transcript.ParseTime(l.Timestamp), Type: l.Type, Item: p.Type, Drift: drift}
 	e := &r.entry
 	switch l.Type {
 	case "session_meta":
@@ -173,7 +173,7 @@ func (r *lineDecoder) build(drift bool) {
 
 func (r *lineDecoder) buildMeta(p *rawPayload) {
 	src, sub, spawnParent, path, nick, role := source(p.Source)
-	m := Meta{ID: p.ID, CreatedAt: parseTime(p.Timestamp), Cwd: p.Cwd, Originator: p.Originator,
+	m := Meta{ID: p.ID, CreatedAt: transcript.ParseTime(p.Timestamp), Cwd: p.Cwd, Originator: p.Originator,
 		CLIVersion: p.CLIVersion, Source: src, Subagent: sub, ModelProvider: p.ModelProvider,
 		RootID: p.SessionID, ForkedFromID: p.ForkedFromID, ParentThreadID: p.ParentThreadID,
 		AgentPath: p.AgentPath, AgentNickname: p.AgentNickname, AgentRole: p.AgentRole}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 type scanned struct {
@@ -268,7 +270,7 @@ func TestEntries(t *testing.T) {
 			if !reflect.DeepEqual(*e, want) {
 				t.Errorf("got  %+v\nwant %+v", *e, want)
 			}
-			if e.Time != parseTime("2026-01-02T10:00:05.000Z") {
+			if e.Time != transcript.ParseTime("2026-01-02T10:00:05.000Z") {
 				t.Errorf("time %d", e.Time)
 			}
 		})
@@ -282,7 +284,7 @@ func TestMetaEntry(t *testing.T) {
 		t.Fatal(rd.Err())
 	}
 	m := *rd.Entry().Meta
-	want := Meta{ID: "c", CreatedAt: parseTime("2026-07-11T02:23:56.616Z"), Cwd: `C:\w`, Originator: "codex_vscode",
+	want := Meta{ID: "c", CreatedAt: transcript.ParseTime("2026-07-11T02:23:56.616Z"), Cwd: `C:\w`, Originator: "codex_vscode",
 		CLIVersion: "0.144.0-alpha.4", Source: "subagent", Subagent: "thread_spawn", ModelProvider: "openai",
 		RootID: "p", ForkedFromID: "p", ParentThreadID: "p", AgentPath: "/root/a", AgentNickname: "Noether"}
 	if m != want {
@@ -328,29 +330,6 @@ func TestJoinPath(t *testing.T) {
 		if got := joinPath(tc.cwd, tc.p); got != tc.want {
 			t.Errorf("joinPath(%q, %q) = %q, want %q", tc.cwd, tc.p, got, tc.want)
 		}
-	}
-}
-
-func TestClip(t *testing.T) {
-	tests := []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"short", 10, "short"},
-		{"one two three four", 10, "one two…"},
-		{"unbrokenwordthatislong", 10, "unbrokenw…"},
-		{"héllo wörld ünïcode", 12, "héllo wörld…"},
-		{"bad \xff byte", 20, "bad \uFFFD byte"},
-	}
-	for _, tc := range tests {
-		if got := clip(tc.in, tc.max); got != tc.want {
-			t.Errorf("clip(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
-		}
-	}
-	long := strings.Repeat("word ", 200)
-	if got := clip(long, PromptLimit); len([]rune(got)) > PromptLimit || !strings.HasSuffix(got, "word…") {
-		t.Errorf("prompt clip: %d runes, %q", len([]rune(got)), got[len(got)-10:])
 	}
 }
 

@@ -267,7 +267,7 @@ func (s *summarizer) fold(e *Entry) {
 		}
 	case KindAssistant:
 		if !e.Copied && e.Text != "" {
-			r.FinalText = clip(e.Text, textLimit)
+			r.FinalText = transcript.Clip(e.Text, textLimit)
 		}
 	case KindToolCall:
 		s.foldCall(e)
@@ -281,7 +281,7 @@ func (s *summarizer) fold(e *Entry) {
 		}
 	case KindError:
 		if !e.Copied {
-			r.APIErrors = append(r.APIErrors, APIError{Time: e.Time, Line: e.Line, Message: clip(e.Text, textLimit)})
+			r.APIErrors = append(r.APIErrors, APIError{Time: e.Time, Line: e.Line, Message: transcript.Clip(e.Text, textLimit)})
 		}
 	}
 }
@@ -322,7 +322,7 @@ func (s *summarizer) foldMeta(e *Entry) {
 func (s *summarizer) foldPrompt(e *Entry) {
 	r := s.r
 	r.Prompts++
-	text := clip(e.Text, PromptLimit)
+	text := transcript.Clip(e.Text, PromptLimit)
 	if r.Prompts == 1 {
 		r.FirstPrompt = text
 	}
@@ -337,7 +337,7 @@ func (s *summarizer) foldCall(e *Entry) {
 	c := Call{ID: strings.Clone(e.CallID), Name: strings.Clone(e.Tool), Item: strings.Clone(e.Item),
 		Time: e.Time, Line: e.Line, Result: e.Result, Copied: e.Copied, Key: s.t.callKey(e)}
 	if e.Command != "" {
-		c.Command = clip(e.Command, textLimit)
+		c.Command = transcript.Clip(e.Command, textLimit)
 	}
 	cwd := s.t.fileCwd(e.Copied)
 	for _, f := range e.Files {

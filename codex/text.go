@@ -2,7 +2,6 @@ package codex
 
 import (
 	"strings"
-	"unicode/utf8"
 )
 
 // ideRequestMarker ends the context block the VS Code extension and Codex
@@ -47,33 +46,6 @@ func injectedKind(text string) string {
 		}
 	}
 	return ""
-}
-
-// clip returns a copy of s of at most max runes, safe to keep after the line
-// buffer is reused, with invalid UTF-8 replaced. A cut ends at a word
-// boundary (the partial last word is dropped) and is marked with "…".
-func clip(s string, max int) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if len(s) <= max || utf8.RuneCountInString(s) <= max {
-		return strings.Clone(s)
-	}
-	cut, n := 0, 0
-	for i := range s {
-		if n == max-1 {
-			cut = i
-			break
-		}
-		n++
-	}
-	head := s[:cut]
-	if !isSpace(s[cut]) { // the last word was cut: drop it
-		if i := strings.LastIndexAny(head, " \t\r\n"); i > 0 {
-			head = head[:i]
-		}
-	}
-	return strings.TrimRight(head, " \t\r\n") + "…"
 }
 
 // excerpt cuts s to at most max runes without copying (it may alias the line

@@ -125,3 +125,30 @@ func FuzzLines(f *testing.F) {
 		}
 	})
 }
+
+// TestClip: cuts fall at word boundaries (a partial last word is dropped,
+// a whole one kept), invalid UTF-8 is repaired, and a word longer than the
+// limit is dropped whole rather than cut (it may be a secret).
+func TestClip(t *testing.T) {
+	tests := []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"one two three four", 10, "one two…"},
+		{"unbrokenwordthatislong", 10, "…"},
+		{"héllo wörld ünïcode", 12, "héllo wörld…"},
+		{"bad \xff byte", 20, "bad \uFFFD byte"},
+		{"key -----BEGIN PRIVATE KEY----- abc def", 30, "key…"},
+	}
+	for _, tc := range tests {
+		if got := Clip(tc.in, tc.max); got != tc.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+	long := strings.Repeat("word ", 200)
+	if got := Clip(long, 400); len([]rune(got)) > 400 || !strings.HasSuffix(got, "word…") {
+		t.Errorf("long clip: %d runes, %q", len([]rune(got)), got[len(got)-10:])
+	}
+}

@@ -34,10 +34,13 @@ func Clip(s string, max int) string {
 		return strings.Clone(s)
 	}
 	cut := strings.TrimSuffix(Truncate(s, max), "…")
-	if i := strings.LastIndexAny(cut, " \t\n\r"); i >= 0 {
-		cut = cut[:i]
-	} else {
-		cut = ""
+	if next := s[len(cut):]; next == "" || !strings.ContainsAny(next[:1], " \t\n\r") {
+		// The cut fell inside a word: drop the partial word.
+		if i := strings.LastIndexAny(cut, " \t\n\r"); i >= 0 {
+			cut = cut[:i]
+		} else {
+			cut = ""
+		}
 	}
 	if b := strings.LastIndex(cut, "-----BEGIN"); b >= 0 && !strings.Contains(cut[b:], "-----END") {
 		cut = cut[:b]
