@@ -68,16 +68,20 @@ type rawMessage struct {
 }
 
 type rawUsage struct {
-	InputTokens              int64  `json:"input_tokens"`
-	OutputTokens             int64  `json:"output_tokens"`
-	CacheCreationInputTokens int64  `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int64  `json:"cache_read_input_tokens"`
-	Speed                    string `json:"speed"`
-	CacheCreation            *struct {
-		Ephemeral5m *int64 `json:"ephemeral_5m_input_tokens"`
-		Ephemeral1h *int64 `json:"ephemeral_1h_input_tokens"`
-	} `json:"cache_creation"`
-	Iterations []rawIteration `json:"iterations"`
+	InputTokens              int64             `json:"input_tokens"`
+	OutputTokens             int64             `json:"output_tokens"`
+	CacheCreationInputTokens int64             `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64             `json:"cache_read_input_tokens"`
+	Speed                    string            `json:"speed"`
+	CacheCreation            *rawCacheCreation `json:"cache_creation"`
+	Iterations               []rawIteration    `json:"iterations"`
+}
+
+// rawCacheCreation is the split of cache writes by lifetime; a nil count is
+// one the line does not have.
+type rawCacheCreation struct {
+	Ephemeral5m *int64 `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1h *int64 `json:"ephemeral_1h_input_tokens"`
 }
 
 // rawIteration is one inference behind a response; advisor_message entries
@@ -105,6 +109,21 @@ type rawBlock struct {
 	ToolUseID string                 `json:"tool_use_id"`
 	Content   sonic.NoCopyRawMessage `json:"content"`
 	IsError   bool                   `json:"is_error"`
+
+	// escapedText is Text still quoted, when the fast path left it for
+	// text() to unquote on first use (only some passes read text).
+	escapedText []byte
+}
+
+// text is the block's text.
+func (b *rawBlock) text() string {
+	if b.escapedText != nil {
+		if unmarshal(b.escapedText, &b.Text) != nil {
+			b.Text = ""
+		}
+		b.escapedText = nil
+	}
+	return b.Text
 }
 
 // rawToolInput holds the tool input fields agent-activity reads.

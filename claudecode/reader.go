@@ -15,20 +15,23 @@ type Reader struct {
 	lines         *transcript.Lines
 	sidechainFile bool
 
-	line    rawLine
-	status  decodeStatus
-	decoded bool
-	filled  transcript.Want
-	blocks  []rawBlock
-	entry   transcript.Entry
-	calls   []transcript.Call
-	results []transcript.Result
+	fast       *fastDecoder // nil: every line is decoded by sonic (tests compare the two)
+	line       *rawLine
+	slow       rawLine
+	status     decodeStatus
+	decoded    bool
+	filled     transcript.Want
+	blocks     []rawBlock // the current line's content blocks
+	slowBlocks []rawBlock
+	entry      transcript.Entry
+	calls      []transcript.Call
+	results    []transcript.Result
 }
 
 // NewReader reads r (a file of this agent starting at byte offset, after
 // lines physical lines).
 func NewReader(ctx context.Context, r io.Reader, offset int64, lines int) *Reader {
-	return &Reader{lines: transcript.NewLines(ctx, r, offset, lines)}
+	return &Reader{lines: transcript.NewLines(ctx, r, offset, lines), fast: &fastDecoder{}}
 }
 
 // Scan advances to the next non-blank line.
@@ -49,8 +52,8 @@ func (r *Reader) Err() error { return r.lines.Err() }
 // Close recycles the buffers.
 func (r *Reader) Close() {
 	r.lines.Close()
-	clear(r.blocks)
-	r.blocks = nil
+	clear(r.slowBlocks)
+	r.blocks, r.slowBlocks, r.fast = nil, nil, nil
 }
 
 // Entry decodes the current line. The entry and its strings are valid until
@@ -58,8 +61,7 @@ func (r *Reader) Close() {
 func (r *Reader) Entry(want transcript.Want) (*transcript.Entry, bool) {
 	if !r.decoded {
 		r.decoded = true
-		r.status = decodeLine(r.lines.Bytes(), &r.line)
-		if r.status == decodeFailed {
+		if !r.decode() {
 			return nil, false
 		}
 		r.fill()
@@ -73,9 +75,32 @@ func (r *Reader) Entry(want transcript.Want) (*transcript.Entry, bool) {
 	return &r.entry, true
 }
 
+// decode decodes the current line into r.line and its content into
+// r.blocks: by the fast path when it can, otherwise by sonic. It reports
+// false for a line that is not a JSON object.
+func (r *Reader) decode() bool {
+	b := r.lines.Bytes()
+	if r.fast != nil && r.fast.decode(b) {
+		r.line, r.status, r.blocks = &r.fast.line, decodedOK, r.fast.blocks
+		return true
+	}
+	r.line = &r.slow
+	r.status = decodeLine(b, &r.slow)
+	if r.status == decodeFailed {
+		return false
+	}
+	clear(r.slowBlocks)
+	r.slowBlocks = r.slowBlocks[:0]
+	if r.slow.Message != nil && (r.slow.Type == "assistant" || r.slow.Type == "user") {
+		r.slowBlocks = decodeBlocksInto(r.slowBlocks[:0], r.slow.Message.Content)
+	}
+	r.blocks = r.slowBlocks
+	return true
+}
+
 // fill builds the parts of the entry every pass needs.
 func (r *Reader) fill() {
-	l := &r.line
+	l := r.line
 	e := &r.entry
 	clear(r.calls)
 	clear(r.results)
@@ -84,15 +109,12 @@ func (r *Reader) fill() {
 		Version: l.Version, Sidechain: l.IsSidechain, Meta: l.IsMeta || l.IsCompactSummary,
 		Drift: r.status == decodedDrifted, Calls: r.calls[:0], Results: r.results[:0]}
 	r.filled = 0
-	clear(r.blocks)
-	r.blocks = r.blocks[:0]
 	switch l.Type {
 	case "assistant", "user":
 		if l.Message == nil {
 			e.Drift = true
 			return
 		}
-		r.blocks = decodeBlocksInto(r.blocks[:0], l.Message.Content)
 		if l.Type == "assistant" {
 			r.fillAssistant()
 		} else {
@@ -121,7 +143,7 @@ func (r *Reader) fill() {
 }
 
 func (r *Reader) fillAssistant() {
-	l, e := &r.line, &r.entry
+	l, e := r.line, &r.entry
 	e.Role = transcript.RoleAssistant
 	m := l.Message
 	resp := &transcript.Response{ID: m.ID, RequestID: l.RequestID, Model: m.Model,
@@ -154,7 +176,7 @@ func (r *Reader) fillAssistant() {
 }
 
 func (r *Reader) fillUser() {
-	l, e := &r.line, &r.entry
+	l, e := r.line, &r.entry
 	e.Role = transcript.RoleUser
 	for i := range r.blocks {
 		b := &r.blocks[i]
@@ -184,8 +206,12 @@ func (r *Reader) fillMore(want transcript.Want) {
 		switch e.Role {
 		case transcript.RoleAssistant:
 			var parts []string
-			for _, b := range r.blocks {
-				if t := strings.TrimSpace(b.Text); b.Type == "text" && t != "" {
+			for i := range r.blocks {
+				b := &r.blocks[i]
+				if b.Type != "text" {
+					continue
+				}
+				if t := strings.TrimSpace(b.text()); t != "" {
 					parts = append(parts, t)
 				}
 			}

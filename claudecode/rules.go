@@ -32,9 +32,9 @@ var nonPromptPrefixes = []string{
 // userText joins the text blocks of a user line.
 func userText(blocks []rawBlock) string {
 	var parts []string
-	for _, b := range blocks {
-		if b.Type == "text" {
-			if t := strings.TrimSpace(b.Text); t != "" {
+	for i := range blocks {
+		if b := &blocks[i]; b.Type == "text" {
+			if t := strings.TrimSpace(b.text()); t != "" {
 				parts = append(parts, t)
 			}
 		}

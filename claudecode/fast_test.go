@@ -1,0 +1,156 @@
+package claudecode
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-activity/agent-activity/transcript"
+)
+
+// readBoth decodes one line by the fast path and by sonic alone and renders
+// both entries (every optional part filled) for comparison; ok says whether
+// the line decoded at all.
+func readBoth(line []byte) (fast, slow string, fastOK, slowOK, declined bool) {
+	render := func(useFast bool) (string, bool, bool) {
+		r := NewReader(context.Background(), bytes.NewReader(line), 0, 0)
+		defer r.Close()
+		if !useFast {
+			r.fast = nil
+		}
+		if !r.Scan() {
+			return "", false, false
+		}
+		e, ok := r.Entry(transcript.WantText | transcript.WantInputs)
+		tookFast := r.fast != nil && r.line == &r.fast.line
+		if !ok {
+			return "", false, tookFast
+		}
+		c := *e
+		var resp string
+		if c.Response != nil {
+			resp = fmt.Sprintf("%+v", *c.Response)
+		}
+		c.Response = nil
+		return fmt.Sprintf("%+v\nresponse %s", c, resp), true, tookFast
+	}
+	fast, fastOK, tookFast := render(true)
+	slow, slowOK, _ = render(false)
+	return fast, slow, fastOK, slowOK, !tookFast
+}
+
+// corpusLines is every non-blank line of the JSONL files under the public
+// corpus and the repository's fixture trees.
+func corpusLines(t testing.TB) [][]byte {
+	var lines [][]byte
+	for _, root := range []string{"../../shared/corpus/public", "../testdata"} {
+		if _, err := os.Stat(root); err != nil {
+			t.Fatalf("corpus %s: %v", root, err)
+		}
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			for _, l := range bytes.Split(b, []byte("\n")) {
+				if len(bytes.TrimSpace(l)) > 0 {
+					lines = append(lines, l)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return lines
+}
+
+// TestFastLineAgrees holds the fast path to sonic's answers on every real
+// line we have, and checks that it takes nearly all of them.
+func TestFastLineAgrees(t *testing.T) {
+	lines := corpusLines(t)
+	declined := 0
+	for i, l := range lines {
+		fast, slow, fastOK, slowOK, dec := readBoth(l)
+		if fastOK != slowOK || fast != slow {
+			t.Fatalf("line %d (%.200s): fast ok=%v, sonic ok=%v\nfast:  %.2000s\nsonic: %.2000s", i, l, fastOK, slowOK, fast, slow)
+		}
+		if dec {
+			declined++
+		}
+	}
+	if len(lines) < 8000 {
+		t.Fatalf("only %d corpus lines", len(lines))
+	}
+	// The corpus holds cost-state lines, torn lines and drifted shapes, which
+	// sonic decides; every other line must take the fast path.
+	if declined*100 > len(lines) {
+		t.Errorf("fast path declined %d of %d lines", declined, len(lines))
+	}
+	t.Logf("%d lines, %d declined to sonic", len(lines), declined)
+}
+
+func TestFastLineShapes(t *testing.T) {
+	for _, tc := range []struct {
+		line     string
+		declined bool
+	}{
+		{`{"type":"user","message":{"role":"user","content":"hi \"there\"\n"}}`, false},
+		{`{"type":"assistant","message":{"id":"m","content":[{"type":"text","text":"a\u00e9\ud83d\ude00"}],"usage":{"input_tokens":3,"cache_creation":{"ephemeral_5m_input_tokens":1},"iterations":[{"type":"advisor_message","model":"x","input_tokens":2}],"speed":"fast"}}}`, false},
+		{`{"type":"assistant","message":{"usage":{"input_tokens":1.5}}}`, true},
+		{`{"type":"assistant","message":{"usage":{"input_tokens":"1"}}}`, true},
+		{`{"type":"assistant","message":{"usage":{"input_tokens":99999999999999999999}}}`, true},
+		{`{"type":"a","type":"b"}`, true},
+		{`{"ty\u0070e":"user"}`, true},
+		{`{"type":"user","message":{"content":[{"type":"text","text":"\x"}]}}`, true},
+		{`{"type":"user","message":{"content":[1]}}`, true},
+		{`{"type":"user","x":[1,]}`, true},
+		{`{"type":"user","x":01}`, true},
+		{`{"type":"user","x":"\q","y":{"z":[true,false,null,-1.5e+3]}}`, false},
+		{`{"type":"user"} x`, true},
+		{`{"type":"user"`, true},
+		{`{"type":"cost-state","modelUsage":{"m":{"inputTokens":1}},"totalCostUSD":0.5}`, true},
+		{`null`, true},
+		{`{"type":null,"isMeta":null,"message":null}`, false},
+		{`{"isMeta":nul}`, true},
+		{`{"type":"user","message":{"content":"a\\"}}`, false},
+		{`{"type":"user","message":{"content":"a\\\"b"}}`, false},
+	} {
+		fast, slow, fastOK, slowOK, dec := readBoth([]byte(tc.line))
+		if fastOK != slowOK || fast != slow {
+			t.Errorf("%s: fast ok=%v, sonic ok=%v\nfast:  %s\nsonic: %s", tc.line, fastOK, slowOK, fast, slow)
+		}
+		if dec != tc.declined {
+			t.Errorf("%s: declined %v, want %v", tc.line, dec, tc.declined)
+		}
+	}
+}
+
+// FuzzFastLine: whatever the line, the fast path and sonic give the same
+// entry, or the fast path declines and sonic decides.
+func FuzzFastLine(f *testing.F) {
+	lines := corpusLines(f)
+	for i := 0; i < len(lines); i += max(1, len(lines)/200) {
+		if len(lines[i]) < 4096 {
+			f.Add(lines[i])
+		}
+	}
+	f.Add([]byte(`{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}}],"usage":{"input_tokens":3,"cache_creation":{"ephemeral_5m_input_tokens":1,"ephemeral_1h_input_tokens":2},"iterations":[{"type":"advisor_message","model":"x","input_tokens":2}]}}}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.IndexByte(line, '\n') >= 0 {
+			return // one line at a time
+		}
+		fast, slow, fastOK, slowOK, _ := readBoth(line)
+		if fastOK != slowOK || fast != slow {
+			t.Fatalf("%q: fast ok=%v, sonic ok=%v\nfast:  %s\nsonic: %s", line, fastOK, slowOK, fast, slow)
+		}
+	})
+}
