@@ -83,8 +83,13 @@ func (s *Session) Calls() iter.Seq2[*FileSummary, *Call] {
 // ownCalls lists the calls of s's files whose carrying response is owned by
 // that same file; calls on lines without a counted response own themselves.
 func (s *Session) ownCalls(index map[uint64]respRef) {
-	s.calls = s.calls[:0]
-	for _, f := range s.Files() {
+	files := s.Files()
+	n := 0
+	for _, f := range files {
+		n += len(f.Calls)
+	}
+	s.calls = make([]callRef, 0, n)
+	for _, f := range files {
 		for i := range f.Calls {
 			if m := f.Calls[i].Msg; m != 0 {
 				if ref, ok := index[m]; ok && ref.s.responses[ref.i].File != f {
@@ -268,7 +273,9 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 	}
 	index := make(map[uint64]respRef, n)
 	for _, s := range snap.Sessions {
-		for _, f := range s.Files() {
+		files := s.Files()
+		s.responses = make([]Response, 0, responsesBound(files)) // no growth: a history holds tens of thousands
+		for _, f := range files {
 			for i := range f.Messages {
 				claimMessage(index, s, f, &f.Messages[i])
 			}
@@ -280,6 +287,19 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 	}
 	sortByEnd(snap.Sessions)
 	return snap, index
+}
+
+// responsesBound is the most responses the messages of files can make: one
+// each, and one per advisor.
+func responsesBound(files []*FileSummary) int {
+	n := 0
+	for _, f := range files {
+		n += len(f.Messages)
+		for i := range f.Messages {
+			n += len(f.Messages[i].Advisors)
+		}
+	}
+	return n
 }
 
 // tally prices the session's responses and sums its usage.
