@@ -124,7 +124,7 @@ func FuzzDecodeLine(f *testing.F) {
 			if calls != len(fs.Calls) {
 				t.Fatalf("tool counts %d != calls %d", calls, len(fs.Calls))
 			}
-			for _, m := range fs.Messages {
+			for _, m := range fs.Messages() {
 				if m.Usage.Input < 0 || m.Usage.Output < 0 || m.Usage.CacheRead < 0 || m.Usage.CacheCreate5m < 0 || m.Usage.CacheCreate1h < 0 {
 					t.Fatalf("negative tokens kept: %+v", m.Usage)
 				}

@@ -104,7 +104,7 @@ func viewOf(t *testing.T, snap *Snapshot, s *Session) sessionView {
 		for _, c := range f.Calls {
 			fmt.Fprintf(&calls, "%x %s %s %s %v|", c.Key, c.Name, c.Path, c.Action, c.Result)
 		}
-		for _, m := range f.Messages {
+		for _, m := range f.Messages() {
 			fmt.Fprintf(&msgs, "%x %s %d %+v %v|", m.Key, m.Model, m.Time, m.Usage, m.Sidechain)
 		}
 		fmt.Fprint(&vers, f.Versions)

@@ -66,21 +66,21 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 			if !ok {
 				continue
 			}
-			for i := range nf.Messages {
-				m := &nf.Messages[i]
-				if i < len(f.Messages) && sameMessage(&f.Messages[i], m) {
+			before := f.messages.unpack()
+			for i, m := range nf.Messages() {
+				if i < len(before) && sameMessage(&before[i], &m) {
 					continue // unchanged
 				}
 				if !m.Counts() {
 					continue
 				}
-				if m.Key == 0 && i < len(f.Messages) {
+				if m.Key == 0 && i < len(before) {
 					return nil, false // an unkeyed message changed: nothing to match it by
 				}
 				if ref, ok := index[m.Key]; ok && m.Key != 0 && ref.s != ns {
 					return nil, false // a copy of another session's message: let a full build decide
 				}
-				claimMessage(index, ns, nf, m)
+				claimMessage(index, ns, nf, &m)
 			}
 		}
 		ns.ownCalls(index)

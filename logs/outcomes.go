@@ -275,9 +275,9 @@ func endedOnError(s *Session, live bool) (Outcome, bool) {
 		return Outcome{}, false
 	}
 	var last *Message // the latest in the file (zero copies settle at the end of a read, out of order)
-	for i := range s.Main.Messages {
-		if m := &s.Main.Messages[i]; !m.Sidechain && (last == nil || m.Line >= last.Line) {
-			last = m
+	for _, m := range s.Main.Messages() {
+		if !m.Sidechain && (last == nil || m.Line >= last.Line) {
+			last = &m
 		}
 	}
 	if last != nil && last.Synthetic {

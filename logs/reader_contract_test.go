@@ -93,7 +93,12 @@ func TestLineNumbersAgree(t *testing.T) {
 	if got := s.Main.Calls[0].Line; got != want {
 		t.Errorf("the call's line %d, want %d", got, want)
 	}
-	if got := s.Main.Messages[0].Line; got != want {
+	var first Message
+	for _, m := range s.Main.Messages() {
+		first = m
+		break
+	}
+	if got := first.Line; got != want {
 		t.Errorf("the response's line %d, want %d", got, want)
 	}
 }

@@ -269,15 +269,15 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 	sortByStart(snap.Sessions)
 	n := 0
 	for _, f := range order {
-		n += len(f.Messages)
+		n += f.messages.Len()
 	}
 	index := make(map[uint64]respRef, n)
 	for _, s := range snap.Sessions {
 		files := s.Files()
 		s.responses = make([]Response, 0, responsesBound(files)) // no growth: a history holds tens of thousands
 		for _, f := range files {
-			for i := range f.Messages {
-				claimMessage(index, s, f, &f.Messages[i])
+			for _, m := range f.Messages() {
+				claimMessage(index, s, f, &m)
 			}
 		}
 	}
@@ -294,9 +294,9 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 func responsesBound(files []*FileSummary) int {
 	n := 0
 	for _, f := range files {
-		n += len(f.Messages)
-		for i := range f.Messages {
-			n += len(f.Messages[i].Advisors)
+		n += f.messages.Len()
+		for _, a := range f.messages.advisors {
+			n += len(a)
 		}
 	}
 	return n

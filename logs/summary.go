@@ -127,8 +127,9 @@ type FileSummary struct {
 	GitBranch string // last non-empty gitBranch seen
 	Versions  []string
 
-	Messages         []Message
-	msgIdx           map[uint64]int32 // during a read: response identity -> index in Messages
+	msgs             []Message        // during a read: the messages, open to change
+	messages         messageLog       // between reads: the messages, packed
+	msgIdx           map[uint64]int32 // during a read: response identity -> index in msgs
 	lastByID         map[uint64]int32 // during a read: hash of message.id alone -> the latest message with it
 	zeroCopies       []zeroCopy       // all-zero usage copies waiting for the copy they belong to
 	provisional      []zeroCopy       // zero copies the last read made responses of their own; the next read takes them back
@@ -211,8 +212,7 @@ func newFileSummary(d discovered) *FileSummary {
 // clone returns a copy that can be extended without touching f.
 func (f *FileSummary) clone() *FileSummary {
 	c := *f
-	c.Versions = append([]string(nil), f.Versions...)
-	c.Messages = append([]Message(nil), f.Messages...)
+	c.Versions = append([]string(nil), f.Versions...) // the packed messages are shared: a read unpacks its own
 	c.Calls = append([]Call(nil), f.Calls...)
 	c.provisional = append([]zeroCopy(nil), f.provisional...)
 	c.Summaries = append([]SummaryLine(nil), f.Summaries...)
@@ -322,7 +322,6 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 	f.Offset, f.phys = lines.Consumed()
 	f.head, f.tail = lines.Marks()
 	f.head, f.tail = bytes.Clone(f.head), bytes.Clone(f.tail)
-	f.Messages = clipSlice(f.Messages)
 	f.Calls = clipSlice(f.Calls)
 	if f.lateLeaf {
 		f.resolveLeaves(ctx)
@@ -332,13 +331,14 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 
 // openIndexes builds the lookups a read needs to find the copies it meets
 // again: they cost as much as the summary's own lists, so between reads they
-// are dropped and rebuilt from Messages and Calls (a read of an append is
+// are dropped and rebuilt from the messages and Calls (a read of an append is
 // O(the file's messages) either way: extension clones the lists too).
 func (f *FileSummary) openIndexes() {
+	f.msgs = f.messages.unpack()
 	f.reopenZeroCopies()
-	f.msgIdx = make(map[uint64]int32, len(f.Messages))
-	for i := range f.Messages {
-		if k := f.Messages[i].Key; k != 0 {
+	f.msgIdx = make(map[uint64]int32, len(f.msgs))
+	for i := range f.msgs {
+		if k := f.msgs[i].Key; k != 0 {
 			f.msgIdx[k] = int32(i)
 		}
 	}
@@ -348,7 +348,13 @@ func (f *FileSummary) openIndexes() {
 	}
 }
 
-func (f *FileSummary) closeIndexes() { f.msgIdx, f.callIdx = nil, nil }
+func (f *FileSummary) closeIndexes() {
+	f.messages = packMessages(f.msgs)
+	f.msgs, f.msgIdx, f.callIdx = nil, nil, nil
+}
+
+// Messages yields the file's messages in order (a summary between reads).
+func (f *FileSummary) Messages() iter.Seq2[int, Message] { return f.messages.All() }
 
 // resolveLeaves looks for summary leafUuids among lines read before their
 // summary line. Rare: summary lines are normally the first lines of a file.
@@ -496,7 +502,7 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 		i, seen = f.msgIdx[h]
 	}
 	if seen {
-		prev := &f.Messages[i]
+		prev := &f.msgs[i]
 		if hasUsage && (!prev.HasUsage || u.Output >= prev.Usage.Output) {
 			prev.Usage, prev.HasUsage = u, true
 			if r.Model != "" {
@@ -509,10 +515,10 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 		f.markCopy(prev, sidechain, r.APIError)
 	} else {
 		if r.ID != "" {
-			i = int32(len(f.Messages))
+			i = int32(len(f.msgs))
 			f.msgIdx[h] = i
 		}
-		f.Messages = append(f.Messages, Message{Key: h, Model: f.internModel(r.Model), Time: ts, Usage: u,
+		f.msgs = append(f.msgs, Message{Key: h, Model: f.internModel(r.Model), Time: ts, Usage: u,
 			Sidechain: sidechain, Synthetic: r.APIError, HasUsage: hasUsage, Line: lineNo, Advisors: cloneAdvisors(r.Advisors)})
 		if !sidechain {
 			f.MainAssistantIDs++
@@ -555,7 +561,7 @@ func (f *FileSummary) joinZeroCopies(id uint64, i int32) {
 			kept = append(kept, zc)
 			continue
 		}
-		m := &f.Messages[i]
+		m := &f.msgs[i]
 		if zc.time != 0 && (m.Time == 0 || zc.time < m.Time) {
 			m.Time = zc.time
 		}
@@ -582,8 +588,8 @@ func (f *FileSummary) settleZeroCopies() {
 		}
 		f.zeroCopies = f.zeroCopies[1:]
 		h := zc.id ^ 0x5a5a5a5a5a5a5a5a | 1 // its own identity, apart from any keyed copy
-		i := int32(len(f.Messages))
-		f.Messages = append(f.Messages, Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: zc.hasUsage, Line: zc.line})
+		i := int32(len(f.msgs))
+		f.msgs = append(f.msgs, Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: zc.hasUsage, Line: zc.line})
 		if !zc.sidechain {
 			f.MainAssistantIDs++
 		}
@@ -608,14 +614,14 @@ func (f *FileSummary) settleZeroCopies() {
 func (f *FileSummary) reopenZeroCopies() {
 	for j := len(f.provisional) - 1; j >= 0; j-- {
 		zc := f.provisional[j]
-		last := &f.Messages[len(f.Messages)-1]
+		last := &f.msgs[len(f.msgs)-1]
 		if !last.Sidechain {
 			f.MainAssistantIDs--
 		}
 		if last.Synthetic {
 			f.APIErrors--
 		}
-		f.Messages = f.Messages[:len(f.Messages)-1]
+		f.msgs = f.msgs[:len(f.msgs)-1]
 		f.zeroCopies = append([]zeroCopy{zc}, f.zeroCopies...)
 	}
 	f.provisional = nil
@@ -670,9 +676,9 @@ func (f *FileSummary) internTool(name string) string {
 }
 
 func (f *FileSummary) internModel(m string) string {
-	for i := range f.Messages {
-		if f.Messages[len(f.Messages)-1-i].Model == m {
-			return f.Messages[len(f.Messages)-1-i].Model
+	for i := range f.msgs {
+		if f.msgs[len(f.msgs)-1-i].Model == m {
+			return f.msgs[len(f.msgs)-1-i].Model
 		}
 		if i > 4 {
 			break

@@ -183,8 +183,8 @@ func (snap *Snapshot) ownedIDs(s *Session) map[uint64]Usage {
 		return out
 	}
 	ids := map[uint64]bool{}
-	for i := range s.Main.Messages {
-		if m := &s.Main.Messages[i]; m.Key != 0 && !m.Sidechain && m.Counts() {
+	for _, m := range s.Main.Messages() {
+		if m.Key != 0 && !m.Sidechain && m.Counts() {
 			ids[m.Key] = true
 		}
 	}

@@ -1,0 +1,143 @@
+package logs
+
+import (
+	"encoding/binary"
+	"iter"
+
+	"github.com/agent-activity/agent-activity/transcript"
+)
+
+// messageLog is a file's messages between reads, packed: a read works on a
+// []Message (a Message is 120 bytes, most of it zeros and repeats), and at
+// its end the list is packed into about 25 bytes a message. A packed log is
+// never changed, so a clone shares it.
+//
+// Each message is: a flags byte; the key (8 bytes, when not 0); the model's
+// index in models; time and line as signed deltas from the message before;
+// the six usage counts as signed varints. Advisors, rare, stay in a map.
+type messageLog struct {
+	b        []byte
+	n        int
+	models   []string
+	advisors map[int32][]transcript.Advisor
+}
+
+const (
+	mfSidechain = 1 << iota
+	mfSynthetic
+	mfHasUsage
+	mfFast
+	mfKeyed
+)
+
+// packMessages packs ms.
+func packMessages(ms []Message) messageLog {
+	l := messageLog{n: len(ms)}
+	if len(ms) == 0 {
+		return l
+	}
+	b := make([]byte, 0, len(ms)*24)
+	var prevTime, prevLine int64
+	for i := range ms {
+		m := &ms[i]
+		var flags byte
+		if m.Sidechain {
+			flags |= mfSidechain
+		}
+		if m.Synthetic {
+			flags |= mfSynthetic
+		}
+		if m.HasUsage {
+			flags |= mfHasUsage
+		}
+		if m.Usage.Fast {
+			flags |= mfFast
+		}
+		if m.Key != 0 {
+			flags |= mfKeyed
+		}
+		b = append(b, flags)
+		if m.Key != 0 {
+			b = binary.LittleEndian.AppendUint64(b, m.Key)
+		}
+		b = binary.AppendUvarint(b, uint64(l.model(m.Model)))
+		b = binary.AppendVarint(b, m.Time-prevTime)
+		b = binary.AppendVarint(b, int64(m.Line)-prevLine)
+		prevTime, prevLine = m.Time, int64(m.Line)
+		u := &m.Usage
+		for _, v := range [...]int64{u.Input, u.Output, u.CacheCreate5m, u.CacheCreate1h, u.CacheRead, u.Reasoning} {
+			b = binary.AppendVarint(b, v)
+		}
+		if len(m.Advisors) > 0 {
+			if l.advisors == nil {
+				l.advisors = map[int32][]transcript.Advisor{}
+			}
+			l.advisors[int32(i)] = m.Advisors
+		}
+	}
+	l.b = append([]byte(nil), b...) // exact size: the log lives as long as the summary
+	return l
+}
+
+// model returns the index of m in the log's models, adding it if new.
+func (l *messageLog) model(m string) int {
+	for i, x := range l.models {
+		if x == m {
+			return i
+		}
+	}
+	l.models = append(l.models, m)
+	return len(l.models) - 1
+}
+
+// Len is the number of messages.
+func (l *messageLog) Len() int { return l.n }
+
+// All yields the messages in order, each decoded into a value.
+func (l *messageLog) All() iter.Seq2[int, Message] {
+	return func(yield func(int, Message) bool) {
+		b := l.b
+		var t, line int64
+		for i := 0; i < l.n; i++ {
+			var m Message
+			flags := b[0]
+			b = b[1:]
+			if flags&mfKeyed != 0 {
+				m.Key = binary.LittleEndian.Uint64(b)
+				b = b[8:]
+			}
+			mi, k := binary.Uvarint(b)
+			b = b[k:]
+			m.Model = l.models[mi]
+			dt, k := binary.Varint(b)
+			b = b[k:]
+			dl, k := binary.Varint(b)
+			b = b[k:]
+			t, line = t+dt, line+dl
+			m.Time, m.Line = t, int32(line)
+			u := &m.Usage
+			for _, p := range [...]*int64{&u.Input, &u.Output, &u.CacheCreate5m, &u.CacheCreate1h, &u.CacheRead, &u.Reasoning} {
+				*p, k = binary.Varint(b)
+				b = b[k:]
+			}
+			u.Fast = flags&mfFast != 0
+			m.Sidechain, m.Synthetic, m.HasUsage = flags&mfSidechain != 0, flags&mfSynthetic != 0, flags&mfHasUsage != 0
+			m.Advisors = l.advisors[int32(i)]
+			if !yield(i, m) {
+				return
+			}
+		}
+	}
+}
+
+// unpack returns the messages as a list a read can change.
+func (l *messageLog) unpack() []Message {
+	if l.n == 0 {
+		return nil
+	}
+	out := make([]Message, 0, l.n+8)
+	for _, m := range l.All() {
+		out = append(out, m)
+	}
+	return out
+}
