@@ -24,6 +24,7 @@ type Reader struct {
 	blocks     []rawBlock // the current line's content blocks
 	slowBlocks []rawBlock
 	entry      transcript.Entry
+	resp       transcript.Response // the entry's response, reused line to line
 	calls      []transcript.Call
 	results    []transcript.Result
 }
@@ -146,8 +147,9 @@ func (r *Reader) fillAssistant() {
 	l, e := r.line, &r.entry
 	e.Role = transcript.RoleAssistant
 	m := l.Message
-	resp := &transcript.Response{ID: m.ID, RequestID: l.RequestID, Model: m.Model,
+	r.resp = transcript.Response{ID: m.ID, RequestID: l.RequestID, Model: m.Model,
 		APIError: m.Model == "<synthetic>" || l.IsAPIErrorMessage}
+	resp := &r.resp
 	if m.Usage != nil && !resp.APIError {
 		resp.Usage, resp.HasUsage = usageOf(m.Usage), true
 		resp.Advisors = advisorsOf(m.Usage)
