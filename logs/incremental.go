@@ -54,10 +54,8 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 			if nf, ok := grown[r.File]; ok {
 				r.File = nf
 			}
-			if r.key != 0 {
-				index[r.key] = respRef{ns, int32(i)}
-			}
 		}
+		ns.home, s.home.s = s.home, ns // the index finds ns where it found s
 		next[s] = ns
 	}
 	for old, ns := range next {
@@ -66,7 +64,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 			if !ok {
 				continue
 			}
-			before := f.messages.unpack()
+			before := f.messageList()
 			for i, m := range nf.Messages() {
 				if i < len(before) && sameMessage(&before[i], &m) {
 					continue // unchanged
@@ -77,7 +75,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 				if m.Key == 0 && i < len(before) {
 					return nil, false // an unkeyed message changed: nothing to match it by
 				}
-				if ref, ok := index[m.Key]; ok && m.Key != 0 && ref.s != ns {
+				if ref, ok := index[m.Key]; ok && m.Key != 0 && ref.h != ns.home {
 					return nil, false // a copy of another session's message: let a full build decide
 				}
 				claimMessage(index, ns, nf, &m)

@@ -58,6 +58,7 @@ type Session struct {
 	responses []Response // the API responses attributed to this session
 	calls     []callRef  // the tool calls attributed to this session, each once
 	buckets   []bucket   // responses summed by quarter hour and model
+	home      *sessionHome
 }
 
 // callRef locates a call in a file of its session.
@@ -92,7 +93,7 @@ func (s *Session) ownCalls(index map[uint64]respRef) {
 	for _, f := range files {
 		for i := range f.Calls {
 			if m := f.Calls[i].Msg; m != 0 {
-				if ref, ok := index[m]; ok && ref.s.responses[ref.i].File != f {
+				if ref, ok := index[m]; ok && ref.h.s.responses[ref.i].File != f {
 					continue
 				}
 			}
@@ -223,13 +224,19 @@ type Response struct {
 	Cost      float64 // USD at list price, when Priced
 	Priced    bool
 	advised   bool // the response's advisor usage has been added
+	costed    bool // Cost and Priced are those of Model and Usage
 }
 
 // respRef locates a keyed response: its owning session and position.
 type respRef struct {
-	s *Session
+	h *sessionHome
 	i int32
 }
+
+// sessionHome is where the index finds a session's current value: an
+// extension replaces a session by a new value and moves its home, instead of
+// rewriting the index entry of every response the session owns.
+type sessionHome struct{ s *Session }
 
 // buildSnapshot groups files into sessions and deduplicates every message id
 // across them. It returns the snapshot and the index of keyed responses that
@@ -253,6 +260,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		s := bySession[key]
 		if s == nil {
 			s = &Session{ID: sid, Agent: f.agent.Name(), Key: key, Root: f.Root.Path, Machine: machineOf(f.Root), ProjectDir: f.ProjectDir, Project: f.Project}
+			s.home = &sessionHome{s}
 			bySession[key] = s
 		}
 		if f.Kind == MainFile {
@@ -269,7 +277,8 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 	sortByStart(snap.Sessions)
 	n := 0
 	for _, f := range order {
-		n += f.messages.Len()
+		m, _ := f.numMessages()
+		n += m
 	}
 	index := make(map[uint64]respRef, n)
 	for _, s := range snap.Sessions {
@@ -294,10 +303,8 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 func responsesBound(files []*FileSummary) int {
 	n := 0
 	for _, f := range files {
-		n += f.messages.Len()
-		for _, a := range f.messages.advisors {
-			n += len(a)
-		}
+		m, a := f.numMessages()
+		n += m + a
 	}
 	return n
 }
@@ -309,7 +316,10 @@ func (s *Session) tally(p *pricing.Table) {
 	idx := map[bucketKey]int{}
 	for i := range s.responses {
 		r := &s.responses[i]
-		r.Cost, r.Priced = p.Cost(r.Model, r.Usage)
+		if !r.costed { // an extension keeps the prices of the responses it did not change
+			r.Cost, r.Priced = p.Cost(r.Model, r.Usage)
+			r.costed = true
+		}
 		s.Usage.addResponse(r)
 		k := bucketKey{r.Time / quarterMs, r.Model}
 		j, ok := idx[k]
@@ -354,18 +364,18 @@ func claimMessage(index map[uint64]respRef, s *Session, f *FileSummary, m *Messa
 	}
 	ref, ok := index[m.Key]
 	if !ok {
-		index[m.Key] = respRef{s, int32(len(s.responses))}
+		index[m.Key] = respRef{s.home, int32(len(s.responses))}
 		s.responses = append(s.responses, r)
 		addAdvisors(s, &r, m)
 		return
 	}
-	own := &ref.s.responses[ref.i]
+	own := &ref.h.s.responses[ref.i]
 	had := own.advised
 	mergeCopy(own, s, f, m)
 	if !had && len(m.Advisors) > 0 {
 		own.advised = true
 		at := *own
-		addAdvisors(ref.s, &at, m)
+		addAdvisors(ref.h.s, &at, m)
 	}
 }
 
@@ -384,7 +394,7 @@ func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message) {
 		r.Sidechain, r.File = false, f
 	}
 	if m.Usage.Output >= r.Usage.Output {
-		r.Usage = m.Usage
+		r.Usage, r.costed = m.Usage, false
 		if m.Model != "" {
 			r.Model = m.Model
 		}

@@ -159,6 +159,14 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 		}
 	}
 	s.fullBuilds++
+	// A full build is the moment to pack hot files that stopped growing: the
+	// new snapshot takes the packed copies, the previous one keeps its own.
+	quiet := s.cfg.Now().Add(-s.cfg.LiveWindow)
+	for p, f := range next {
+		if f.hot && f.ModTime.Before(quiet) {
+			next[p] = f.cooled()
+		}
+	}
 	s.files = next
 	s.snap, s.index = buildSnapshot(s.cfg, next, roots)
 	return s.snap, hook != nil, nil
@@ -247,9 +255,14 @@ func scanAll(ctx context.Context, work []*FileSummary, found []discovered, progr
 	if len(work) == 0 {
 		return nil
 	}
-	infos := make(map[string]transcript.FileInfo, len(found))
+	infos := make(map[string]transcript.FileInfo, len(work))
+	for _, f := range work {
+		infos[f.Path] = transcript.FileInfo{}
+	}
 	for _, d := range found {
-		infos[d.Path] = d.Info
+		if _, ok := infos[d.Path]; ok {
+			infos[d.Path] = d.Info
+		}
 	}
 	sort.Slice(work, func(i, j int) bool {
 		return infos[work[i].Path].Size-work[i].Offset > infos[work[j].Path].Size-work[j].Offset

@@ -127,9 +127,10 @@ type FileSummary struct {
 	GitBranch string // last non-empty gitBranch seen
 	Versions  []string
 
-	msgs             []Message        // during a read: the messages, open to change
-	messages         messageLog       // between reads: the messages, packed
-	msgIdx           map[uint64]int32 // during a read: response identity -> index in msgs
+	msgs             []Message        // during a read (and between reads of a hot file): the messages, open to change
+	messages         messageLog       // between reads of a file that is not hot: the messages, packed
+	hot              bool             // the last read was of an append: msgs and the lookups stay open for the next
+	msgIdx           map[uint64]int32 // during a read (and kept when hot): response identity -> index in msgs
 	lastByID         map[uint64]int32 // during a read: hash of message.id alone -> the latest message with it
 	zeroCopies       []zeroCopy       // all-zero usage copies waiting for the copy they belong to
 	provisional      []zeroCopy       // zero copies the last read made responses of their own; the next read takes them back
@@ -222,7 +223,21 @@ func (f *FileSummary) clone() *FileSummary {
 	c.head = append([]byte(nil), f.head...)
 	c.tail = append([]byte(nil), f.tail...)
 	c.ToolCounts = maps.Clone(f.ToolCounts)
+	if f.hot {
+		c.msgs = append(make([]Message, 0, len(f.msgs)+16), f.msgs...)
+		c.msgIdx, c.callIdx = maps.Clone(f.msgIdx), maps.Clone(f.callIdx)
+	}
 	return &c
+}
+
+// cooled returns a copy of a hot summary with its messages packed and its
+// lookups dropped, as every other summary keeps them.
+func (f *FileSummary) cooled() *FileSummary {
+	c := f.clone()
+	c.hot = false
+	c.messages = packMessages(c.msgs)
+	c.msgs, c.msgIdx, c.callIdx = nil, nil, nil
+	return c
 }
 
 // clipSlice drops unused capacity left by append's growth: summaries live as
@@ -290,6 +305,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 	f.Size, f.ModTime, f.id = fi.Size, fi.ModTime, fi.ID
 	f.Torn = false
 	f.openIndexes()
+	f.hot = f.Offset > 0 // a file that grows is read again soon: keep what its reads need
 	defer f.closeIndexes()
 	er := f.agent.NewReader(ctx, fh, f.Offset, f.phys)
 	defer er.Close()
@@ -334,6 +350,10 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 // are dropped and rebuilt from the messages and Calls (a read of an append is
 // O(the file's messages) either way: extension clones the lists too).
 func (f *FileSummary) openIndexes() {
+	if f.hot { // kept open by the last read
+		f.reopenZeroCopies()
+		return
+	}
 	f.msgs = f.messages.unpack()
 	f.reopenZeroCopies()
 	f.msgIdx = make(map[uint64]int32, len(f.msgs))
@@ -349,12 +369,48 @@ func (f *FileSummary) openIndexes() {
 }
 
 func (f *FileSummary) closeIndexes() {
+	if f.hot {
+		return
+	}
 	f.messages = packMessages(f.msgs)
 	f.msgs, f.msgIdx, f.callIdx = nil, nil, nil
 }
 
 // Messages yields the file's messages in order (a summary between reads).
-func (f *FileSummary) Messages() iter.Seq2[int, Message] { return f.messages.All() }
+func (f *FileSummary) Messages() iter.Seq2[int, Message] {
+	if f.hot {
+		return func(yield func(int, Message) bool) {
+			for i := range f.msgs {
+				if !yield(i, f.msgs[i]) {
+					return
+				}
+			}
+		}
+	}
+	return f.messages.All()
+}
+
+// numMessages is the number of messages, with the advisors they consulted.
+func (f *FileSummary) numMessages() (messages, advisors int) {
+	if !f.hot {
+		for _, a := range f.messages.advisors {
+			advisors += len(a)
+		}
+		return f.messages.Len(), advisors
+	}
+	for i := range f.msgs {
+		advisors += len(f.msgs[i].Advisors)
+	}
+	return len(f.msgs), advisors
+}
+
+// messageList is the messages as a list the caller must not change.
+func (f *FileSummary) messageList() []Message {
+	if f.hot {
+		return f.msgs
+	}
+	return f.messages.unpack()
+}
 
 // resolveLeaves looks for summary leafUuids among lines read before their
 // summary line. Rare: summary lines are normally the first lines of a file.
