@@ -290,14 +290,15 @@ func listRecaps(ctx context.Context, s *server.MCPServer, res tools.Resources) {
 
 func serve(ctx context.Context, a *app, stdin io.Reader, stdout, stderr io.Writer) int {
 	s := newServer(a)
-	// Warm the decoders and the first scan so the first question rarely waits.
+	// Make the first scan now, so the first question rarely waits. (sonic's
+	// decoders are not compiled ahead: the fast path reads nearly every line,
+	// and compiling them all costs 7 MB of memory for nothing.)
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
 				fmt.Fprintln(stderr, "agent-activity: warm-up failed:", r)
 			}
 		}()
-		claudecode.Warm()
 		if _, err := a.store.Snapshot(ctx, nil); err != nil && ctx.Err() == nil {
 			fmt.Fprintln(stderr, "agent-activity: first scan:", err)
 		}

@@ -6,7 +6,6 @@ package claudecode
 
 import (
 	"errors"
-	"reflect"
 	"strings"
 	"unsafe"
 
@@ -128,21 +127,24 @@ func (b *rawBlock) text() string {
 
 // rawToolInput holds the tool input fields agent-activity reads.
 type rawToolInput struct {
-	FilePath     string `json:"file_path"`
-	NotebookPath string `json:"notebook_path"`
-	Path         string `json:"path"`
-	Command      string `json:"command"`
-	Description  string `json:"description"`
-	Prompt       string `json:"prompt"`
-	SubagentType string `json:"subagent_type"`
-	Todos        []struct {
-		Content    string `json:"content"`
-		Status     string `json:"status"`
-		ActiveForm string `json:"activeForm"`
-	} `json:"todos"`
-	Subject string `json:"subject"`
-	TaskID  string `json:"taskId"`
-	Status  string `json:"status"`
+	FilePath     string    `json:"file_path"`
+	NotebookPath string    `json:"notebook_path"`
+	Path         string    `json:"path"`
+	Command      string    `json:"command"`
+	Description  string    `json:"description"`
+	Prompt       string    `json:"prompt"`
+	SubagentType string    `json:"subagent_type"`
+	Todos        []rawTodo `json:"todos"`
+	Subject      string    `json:"subject"`
+	TaskID       string    `json:"taskId"`
+	Status       string    `json:"status"`
+}
+
+// rawTodo is one item of a TodoWrite list.
+type rawTodo struct {
+	Content    string `json:"content"`
+	Status     string `json:"status"`
+	ActiveForm string `json:"activeForm"`
 }
 
 type rawAgentMeta struct {
@@ -268,13 +270,6 @@ func decodeAgentMeta(b []byte) (rawAgentMeta, bool) {
 		return m, false
 	}
 	return m, true
-}
-
-// Warm compiles the decoders now so the first real scan does not pay for it.
-func Warm() {
-	_ = sonic.Pretouch(reflect.TypeOf(rawLine{}))
-	_ = sonic.Pretouch(reflect.TypeOf([]rawBlock{}))
-	_ = sonic.Pretouch(reflect.TypeOf(rawToolInput{}))
 }
 
 func trimSpace(b []byte) []byte {

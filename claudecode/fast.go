@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"bytes"
+	"strconv"
 	"unsafe"
 )
 
@@ -34,6 +35,8 @@ type fastDecoder struct {
 	ints   []int64            // the counts those objects point at
 
 	curUsage *rawUsage // the usage object being read: the response's or an iteration's
+	curModel string    // the modelUsage member being read
+	in       *rawToolInput
 }
 
 // maxDepth bounds the nesting the fast path skips; deeper lines go to sonic.
@@ -65,6 +68,10 @@ const (
 	kUsage
 	kIteration
 	kCacheCreation
+	kModelUsage // the members of a cost-state line's modelUsage: model -> counts
+	kModelCounts
+	kToolInput
+	kTodo
 )
 
 // field reads (or skips) the value of one member of an object of kind k.
@@ -80,6 +87,14 @@ func (d *fastDecoder) field(k objKind, key []byte, seen *uint64, depth int) bool
 		return d.usageField(k, key, seen)
 	case kCacheCreation:
 		return d.cacheCreationField(key, seen)
+	case kModelUsage:
+		return d.modelUsageMember(key)
+	case kModelCounts:
+		return d.modelCountsField(key, seen)
+	case kToolInput:
+		return d.toolInputField(key, seen)
+	case kTodo:
+		return d.todoField(key, seen)
 	}
 	return d.skip(depth + 1)
 }
@@ -108,6 +123,8 @@ const (
 	fPRURL
 	fPRNumber
 	fPRRepo
+	fModelUsage
+	fTotalCost
 )
 
 func (d *fastDecoder) topField(key []byte, seen *uint64) bool {
@@ -157,8 +174,10 @@ func (d *fastDecoder) topField(key []byte, seen *uint64) bool {
 		return once(seen, fPRNumber) && d.int(&l.PRNumber)
 	case "prRepository":
 		return once(seen, fPRRepo) && d.str(&l.PRRepo)
-	case "modelUsage", "totalCostUSD":
-		return false // cost-state lines are rare: sonic decodes them
+	case "modelUsage":
+		return once(seen, fModelUsage) && d.modelUsage()
+	case "totalCostUSD":
+		return once(seen, fTotalCost) && d.float(&l.TotalCostUSD)
 	}
 	return d.skip(0)
 }
@@ -411,6 +430,198 @@ func (d *fastDecoder) iterations(u *rawUsage) bool {
 			return false
 		}
 	}
+}
+
+// modelUsage reads a cost-state line's token account: an object of model
+// names to counts. A repeated model declines (sonic's map keeps the last).
+func (d *fastDecoder) modelUsage() bool {
+	if d.null() {
+		return true
+	}
+	d.line.ModelUsage = map[string]rawModelUsage{}
+	return d.object(kModelUsage, 0)
+}
+
+func (d *fastDecoder) modelUsageMember(key []byte) bool {
+	m := unsafe.String(unsafe.SliceData(key), len(key))
+	if _, dup := d.line.ModelUsage[m]; dup || d.peek() != '{' {
+		return false
+	}
+	d.line.ModelUsage[m] = rawModelUsage{}
+	d.curModel = m
+	return d.object(kModelCounts, 0)
+}
+
+func (d *fastDecoder) modelCountsField(key []byte, seen *uint64) bool {
+	mu := d.line.ModelUsage[d.curModel]
+	var ok bool
+	switch string(key) {
+	case "inputTokens":
+		ok = once(seen, 1) && d.int(&mu.InputTokens)
+	case "outputTokens":
+		ok = once(seen, 2) && d.int(&mu.OutputTokens)
+	case "cacheReadInputTokens":
+		ok = once(seen, 4) && d.int(&mu.CacheReadInputTokens)
+	case "cacheCreationInputTokens":
+		ok = once(seen, 8) && d.int(&mu.CacheCreationInputTokens)
+	default:
+		return d.skip(0)
+	}
+	d.line.ModelUsage[d.curModel] = mu
+	return ok
+}
+
+// float decodes a number without an exponent into dst (null leaves it).
+func (d *fastDecoder) float(dst *float64) bool {
+	if d.null() {
+		return true
+	}
+	start := d.i
+	if !d.number() {
+		return false
+	}
+	text := d.b[start:d.i]
+	if bytes.IndexAny(text, "eE") >= 0 {
+		return false // sonic decides about range
+	}
+	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(text), len(text)), 64)
+	if err != nil {
+		return false
+	}
+	*dst = v
+	return true
+}
+
+// toolInput decodes a tool's input object into in; ok is false when sonic
+// must decide. It uses d's cursor, not its line: call it on a decoder of its
+// own.
+func (d *fastDecoder) toolInput(raw []byte, in *rawToolInput) bool {
+	d.b, d.i, d.in = raw, 0, in
+	*in = rawToolInput{}
+	d.ws()
+	if !d.object(kToolInput, 0) {
+		return false
+	}
+	d.ws()
+	return d.i == len(d.b)
+}
+
+const (
+	tFilePath = 1 << iota
+	tNotebookPath
+	tPath
+	tCommand
+	tDescription
+	tPrompt
+	tSubagentType
+	tTodos
+	tSubject
+	tTaskID
+	tStatus
+)
+
+func (d *fastDecoder) toolInputField(key []byte, seen *uint64) bool {
+	in := d.in
+	switch string(key) {
+	case "file_path":
+		return once(seen, tFilePath) && d.str(&in.FilePath)
+	case "notebook_path":
+		return once(seen, tNotebookPath) && d.str(&in.NotebookPath)
+	case "path":
+		return once(seen, tPath) && d.str(&in.Path)
+	case "command":
+		return once(seen, tCommand) && d.str(&in.Command)
+	case "description":
+		return once(seen, tDescription) && d.str(&in.Description)
+	case "prompt":
+		return once(seen, tPrompt) && d.str(&in.Prompt)
+	case "subagent_type":
+		return once(seen, tSubagentType) && d.str(&in.SubagentType)
+	case "todos":
+		return once(seen, tTodos) && d.todos()
+	case "subject":
+		return once(seen, tSubject) && d.str(&in.Subject)
+	case "taskId":
+		return once(seen, tTaskID) && d.str(&in.TaskID)
+	case "status":
+		return once(seen, tStatus) && d.str(&in.Status)
+	}
+	return d.skip(0)
+}
+
+func (d *fastDecoder) todos() bool {
+	if d.null() {
+		return true
+	}
+	if d.peek() != '[' {
+		return false
+	}
+	d.i++
+	d.in.Todos = []rawTodo{}
+	d.ws()
+	if d.peek() == ']' {
+		d.i++
+		return true
+	}
+	for {
+		if d.peek() != '{' {
+			return false
+		}
+		d.in.Todos = append(d.in.Todos, rawTodo{})
+		if !d.object(kTodo, 0) {
+			return false
+		}
+		d.ws()
+		switch d.peek() {
+		case ',':
+			d.i++
+			d.ws()
+		case ']':
+			d.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (d *fastDecoder) todoField(key []byte, seen *uint64) bool {
+	td := &d.in.Todos[len(d.in.Todos)-1]
+	switch string(key) {
+	case "content":
+		return once(seen, 1) && d.str(&td.Content)
+	case "status":
+		return once(seen, 2) && d.str(&td.Status)
+	case "activeForm":
+		return once(seen, 4) && d.str(&td.ActiveForm)
+	}
+	return d.skip(0)
+}
+
+// resultContent decodes a tool result's content (a string or a list of
+// blocks) into d.blocks; ok is false when sonic must decide. Like toolInput
+// it needs a decoder of its own.
+func (d *fastDecoder) resultContent(raw []byte) bool {
+	d.b, d.i = raw, 0
+	clear(d.blocks)
+	d.blocks = d.blocks[:0]
+	d.ws()
+	switch d.peek() {
+	case '"':
+		var s string
+		if !d.str(&s) {
+			return false
+		}
+		d.blocks = append(d.blocks, rawBlock{Type: "text", Text: s})
+	case '[':
+		if !d.blockList() {
+			return false
+		}
+	default:
+		return false
+	}
+	d.ws()
+	return d.i == len(d.b)
 }
 
 // object reads an object, calling field for each member with the cursor on

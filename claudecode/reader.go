@@ -16,6 +16,7 @@ type Reader struct {
 	sidechainFile bool
 
 	fast       *fastDecoder // nil: every line is decoded by sonic (tests compare the two)
+	sub        *fastDecoder // decodes a tool input or a result's content inside the line
 	line       *rawLine
 	slow       rawLine
 	status     decodeStatus
@@ -32,7 +33,7 @@ type Reader struct {
 // NewReader reads r (a file of this agent starting at byte offset, after
 // lines physical lines).
 func NewReader(ctx context.Context, r io.Reader, offset int64, lines int) *Reader {
-	return &Reader{lines: transcript.NewLines(ctx, r, offset, lines), fast: &fastDecoder{}}
+	return &Reader{lines: transcript.NewLines(ctx, r, offset, lines), fast: &fastDecoder{}, sub: &fastDecoder{}}
 }
 
 // Scan advances to the next non-blank line.
@@ -54,7 +55,7 @@ func (r *Reader) Err() error { return r.lines.Err() }
 func (r *Reader) Close() {
 	r.lines.Close()
 	clear(r.slowBlocks)
-	r.blocks, r.slowBlocks, r.fast = nil, nil, nil
+	r.blocks, r.slowBlocks, r.fast, r.sub = nil, nil, nil, nil
 }
 
 // Entry decodes the current line. The entry and its strings are valid until
@@ -97,6 +98,37 @@ func (r *Reader) decode() bool {
 	}
 	r.blocks = r.slowBlocks
 	return true
+}
+
+// toolInput decodes a tool call's input: by the fast path when it can.
+func (r *Reader) toolInput(raw []byte) rawToolInput {
+	var in rawToolInput
+	if raw = trimSpace(raw); r.fast != nil && len(raw) > 0 && raw[0] == '{' && r.sub.toolInput(raw, &in) {
+		return in
+	}
+	return decodeToolInput(raw)
+}
+
+// resultText flattens a tool result's content to its text parts (see
+// resultText in decode.go, which decides what the fast path declines).
+func (r *Reader) resultText(raw []byte) string {
+	if raw = trimSpace(raw); r.fast == nil || !r.sub.resultContent(raw) {
+		return resultText(raw)
+	}
+	bs := r.sub.blocks
+	if len(bs) == 1 && bs[0].Type == "text" {
+		return bs[0].text()
+	}
+	var sb strings.Builder
+	for i := range bs {
+		if t := bs[i].text(); bs[i].Type == "text" && t != "" {
+			if sb.Len() > 0 {
+				sb.WriteByte('\n')
+			}
+			sb.WriteString(t)
+		}
+	}
+	return sb.String()
 }
 
 // fill builds the parts of the entry every pass needs.
@@ -165,7 +197,7 @@ func (r *Reader) fillAssistant() {
 		c := transcript.Call{ID: b.ID, Name: b.Name, Input: transcript.CallInput{Raw: trimSpace(b.Input)}}
 		act, shell := fileActionOf(b.Name), isShellTool(b.Name)
 		if act != transcript.ActionNone || shell {
-			in := decodeToolInput(b.Input)
+			in := r.toolInput(b.Input)
 			if p := toolPath(in); p != "" && act != transcript.ActionNone {
 				c.Path, c.Action = p, act
 			}
@@ -187,7 +219,7 @@ func (r *Reader) fillUser() {
 		}
 		res := transcript.Result{ToolUseID: b.ToolUseID, State: transcript.ResultOK}
 		if b.IsError {
-			res.Text = resultText(b.Content)
+			res.Text = r.resultText(b.Content)
 			res.State = classifyError(res.Text)
 		}
 		e.Results = append(e.Results, res)
@@ -228,7 +260,7 @@ func (r *Reader) fillMore(want transcript.Want) {
 				res := &e.Results[ri]
 				ri++
 				if res.Text == "" {
-					res.Text = resultText(b.Content)
+					res.Text = r.resultText(b.Content)
 				}
 				res.Spilled = strings.HasPrefix(res.Text, "<persisted-output>")
 			}
@@ -242,7 +274,7 @@ func (r *Reader) fillMore(want transcript.Want) {
 			}
 			c := &e.Calls[ci]
 			ci++
-			in := decodeToolInput(b.Input)
+			in := r.toolInput(b.Input)
 			c.Input = transcript.CallInput{Raw: trimSpace(b.Input), Command: in.Command, Description: in.Description,
 				Prompt: in.Prompt, SubagentType: in.SubagentType, TaskSubject: in.Subject, TaskID: in.TaskID, TaskStatus: in.Status}
 			for _, td := range in.Todos {

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-activity/agent-activity/claudecode"
 	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/transcript"
 )
@@ -41,7 +40,6 @@ func BenchmarkFullScan(b *testing.B) {
 	roots := benchRoots(b)
 	b.SetBytes(corpusBytes(b, roots))
 	b.ReportAllocs()
-	claudecode.Warm()
 	pt := testPricing(b)
 	for i := 0; i < b.N; i++ {
 		st := NewStore(Config{Agents: testAgents, Roots: roots, Now: func() time.Time { return testNow }, Pricing: pt})
