@@ -3,7 +3,7 @@
 //
 //	go run ./scripts/bench                        # 1 GB corpus under the system temp dir
 //	go run ./scripts/bench -sizes 1GB,4GB         # both, side by side, and the growth between them
-//	go run ./scripts/bench -size 50MB -rounds 1   # a quick check (CI)
+//	go run ./scripts/bench -size 30MB -rounds 1   # a quick check (CI adds -round2)
 //	go run ./scripts/bench -size 50MB -round2     # with gencorpus -round2
 //
 // For each size and measure it prints the median wall time and the peak RSS
