@@ -1,24 +1,32 @@
-// Command bench measures agent-activity against the targets of SPEC §9 on a
-// generated corpus, side by side in one run with interleaved rounds:
+// Command bench measures agent-activity against the targets of SPEC §9 on
+// generated corpora, side by side in one run with interleaved rounds:
 //
-//	go run ./scripts/bench                       # 1 GB corpus under the system temp dir
-//	go run ./scripts/bench -size 50MB -rounds 1  # a quick check (CI)
-//	go run ./scripts/bench -size 50MB -round2    # with gencorpus -round2
+//	go run ./scripts/bench                        # 1 GB corpus under the system temp dir
+//	go run ./scripts/bench -sizes 1GB,4GB         # both, side by side, and the growth between them
+//	go run ./scripts/bench -size 30MB -rounds 1   # a quick check (CI adds -round2)
+//	go run ./scripts/bench -size 50MB -round2     # with gencorpus -round2
 //
-// For each measure it prints the median wall time and the peak RSS. It also
-// checks our totals against the generator's ground truth and, when ccusage is
-// installed (npm i -g ccusage@20.0.24, the native build), runs
-// `ccusage daily --json --offline` on the same files and prints its totals and
-// the ratio. It exits non-zero when a total disagrees with the ground truth,
-// or with -strict when a target is missed. With -round2 the corpus also
-// holds the round-two shapes (workers and resumed sessions that replay earlier
-// lines, relays, advisor iterations, 2.1.152 cache lines) and the check adds
-// the per-model totals and the calls per tool.
+// For each size and measure it prints the median wall time and the peak RSS
+// beside SPEC §9's round-two target at that size (report.go says how the
+// targets scale with size), then the ratio to ccusage, the ratio of a fresh
+// scan_secrets to a fresh usage_report, the peak RSS per GB of history and,
+// with several sizes, the growth from each size to the next. The peak RSS of
+// the warm server is read after it has answered every tool once. At every
+// size it checks our totals against the generator's ground truth and, when
+// ccusage is installed (npm i -g ccusage@20.0.24, the native build), runs
+// `ccusage daily --json --offline` on the same files and prints its totals.
+// It exits non-zero when a total disagrees with the ground truth, or with
+// -strict when a target is missed; without -strict a miss is printed as
+// MISSED and the exit status is 0. With -round2 the corpus also holds the
+// round-two shapes (workers and resumed sessions that replay earlier lines,
+// relays, advisor iterations, 2.1.152 cache lines) and the check adds the
+// per-model totals and the calls per tool.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -36,27 +44,71 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
+// A measure is one row of the report at one size.
 type measure struct {
 	name   string
-	target time.Duration // 0: no target
+	target func(size int64) time.Duration // the time target at a corpus size in bytes; nil: none
+	growth bool                           // its growth from one size to the next has a target
+	ours   bool                           // an agent-activity process: counts in the peak RSS
+	warm   bool                           // asked of the warm server: its RSS is that server's
 	run    func() (time.Duration, int64, error)
 	times  []time.Duration
 	rss    int64 // KB, the largest seen
-	note   string
+}
+
+// config is what the flags ask for.
+type config struct {
+	sizes   []string
+	dir     string
+	rounds  int
+	ccusage string
+	strict  bool
+	round2  bool
 }
 
 func main() {
 	size := flag.String("size", "1GB", "corpus size (gencorpus units)")
-	dir := flag.String("dir", "", "corpus directory (default: <tmp>/agent-activity-bench-<size>)")
+	sizes := flag.String("sizes", "", "comma-separated corpus sizes, measured one after another and printed side by side with the growth between them, e.g. 1GB,4GB (instead of -size)")
+	dir := flag.String("dir", "", "corpus directory, with one size only (default: <tmp>/agent-activity-bench-<size>)")
 	rounds := flag.Int("rounds", 3, "interleaved rounds; medians are reported")
 	ccusage := flag.String("ccusage", "", "ccusage binary (default: ccusage on PATH, if any)")
 	strict := flag.Bool("strict", false, "exit 1 when a target is missed")
 	round2 := flag.Bool("round2", false, "generate the corpus with gencorpus -round2 and check per-model totals and calls per tool too")
 	flag.Parse()
-	if err := run(*size, *dir, *rounds, *ccusage, *strict, *round2); err != nil {
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	cfg := config{dir: *dir, rounds: *rounds, ccusage: *ccusage, strict: *strict, round2: *round2}
+	var err error
+	if cfg.sizes, err = sizeList(*size, *sizes, set["size"], *dir); err == nil {
+		err = run(cfg)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// sizeList is the sizes to measure: -sizes when given, else -size.
+func sizeList(size, sizes string, sizeSet bool, dir string) ([]string, error) {
+	if sizes == "" {
+		return []string{size}, nil
+	}
+	if sizeSet {
+		return nil, errors.New("give -size or -sizes, not both")
+	}
+	var list []string
+	for _, s := range strings.Split(sizes, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			list = append(list, s)
+		}
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("-sizes %q names no size", sizes)
+	}
+	if dir != "" && len(list) > 1 {
+		return nil, errors.New("-dir takes one size: leave it out to use <tmp>/agent-activity-bench-<size> for each")
+	}
+	return list, nil
 }
 
 // tokens are the four token kinds, as truth.json and usage blocks name them.
@@ -68,10 +120,11 @@ type tokens struct {
 }
 
 type truth struct {
-	Files    int               `json:"files"`
-	Sessions int               `json:"sessions"`
-	Totals   tokens            `json:"totals"`
-	ByModel  map[string]tokens `json:"by_model"`
+	SizeBytes int64             `json:"size_bytes"`
+	Files     int               `json:"files"`
+	Sessions  int               `json:"sessions"`
+	Totals    tokens            `json:"totals"`
+	ByModel   map[string]tokens `json:"by_model"`
 	// ToolCallsByTool is written with -round2 only.
 	ToolCallsByTool map[string]struct {
 		OK       int64 `json:"ok"`
@@ -87,13 +140,7 @@ type truth struct {
 	Now   string `json:"now"`
 }
 
-func run(size, dir string, rounds int, ccusage string, strict, round2 bool) error {
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "agent-activity-bench-"+size)
-		if round2 {
-			dir += "-round2"
-		}
-	}
+func run(cfg config) error {
 	tmp, err := os.MkdirTemp("", "agent-activity-bench-bin-")
 	if err != nil {
 		return err
@@ -108,22 +155,66 @@ func run(size, dir string, rounds int, ccusage string, strict, round2 bool) erro
 	if out, err := exec.Command("go", "build", "-o", gen, "./scripts/gencorpus").CombinedOutput(); err != nil {
 		return fmt.Errorf("build gencorpus: %v: %s", err, out)
 	}
+	if cfg.ccusage == "" {
+		cfg.ccusage, _ = exec.LookPath("ccusage")
+	}
+	var results []*sizeResult
+	for _, size := range cfg.sizes {
+		r, err := benchSize(cfg, bin, gen, size)
+		if err != nil {
+			return fmt.Errorf("%s: %w", size, err)
+		}
+		results = append(results, r)
+	}
+	missed := report(os.Stdout, results)
+	if cfg.ccusage == "" {
+		fmt.Println("ccusage not found: install it with `npm i -g ccusage@20.0.24` to compare")
+	}
+	if missed > 0 && cfg.strict {
+		return fmt.Errorf("%d targets missed", missed)
+	}
+	return nil
+}
+
+// sizeResult is everything measured on the corpus of one size.
+type sizeResult struct {
+	label      string // the size as asked, e.g. "1GB"
+	size       int64  // the size asked, in bytes
+	history    int64  // the bytes of JSONL the corpus holds
+	sessions   int
+	measures   []*measure
+	answers    []answerSize
+	answersRSS int64  // KB, the peak RSS of the server that answered them
+	session    string // the session the session tools read
+	sessionMB  int64
+}
+
+// benchSize generates (or reuses) the corpus of one size, checks our totals
+// against its ground truth and runs every measure on it.
+func benchSize(cfg config, bin, gen, size string) (*sizeResult, error) {
+	dir := cfg.dir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "agent-activity-bench-"+size)
+		if cfg.round2 {
+			dir += "-round2"
+		}
+	}
 	start := time.Now()
 	genArgs := []string{"-out", dir, "-size", size, "-seed", "1", "-q"}
-	if round2 {
+	if cfg.round2 {
 		genArgs = append(genArgs, "-round2")
 	}
 	cmd := exec.Command(gen, genArgs...)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("gencorpus: %w", err)
+		return nil, fmt.Errorf("gencorpus: %w", err)
 	}
 	fmt.Printf("bench: corpus %s ready in %s\n", dir, time.Since(start).Round(time.Millisecond))
 	var tr truth
 	if b, err := os.ReadFile(filepath.Join(dir, "truth.json")); err != nil {
-		return err
+		return nil, err
 	} else if err := json.Unmarshal(b, &tr); err != nil {
-		return err
+		return nil, err
 	}
 	root := filepath.Join(dir, "projects")
 	files := jsonlFiles(root)
@@ -141,38 +232,37 @@ func run(size, dir string, rounds int, ccusage string, strict, round2 bool) erro
 		} `json:"totals"`
 	}
 	if err := callInto(bin, env, &ur, "usage_report", "group_by=month"); err != nil {
-		return err
+		return nil, err
 	}
 	u := ur.Totals.Usage
 	fmt.Printf("totals   ours:  input %d output %d cache_creation %d cache_read %d cost $%.2f\n", u.Input, u.Output, u.CacheCreate, u.CacheRead, u.Cost)
 	fmt.Printf("         truth: input %d output %d cache_creation %d cache_read %d\n", tr.Totals.Input, tr.Totals.Output, tr.Totals.CacheCreate, tr.Totals.CacheRead)
 	if u.tokens != tr.Totals {
 		err := fmt.Errorf("usage_report totals differ from the ground truth")
-		if round2 { // say what else differs before stopping
+		if cfg.round2 { // say what else differs before stopping
 			if err2 := checkRound2(bin, env, tr); err2 != nil {
 				err = fmt.Errorf("%w; %w", err, err2)
 			}
 		}
-		return err
+		return nil, err
 	}
 	var sr struct {
 		Total int `json:"total_matches"`
 	}
 	out, err := callOnce(bin, env, "search_transcripts", "query="+tr.RareWord.Word, "limit=5")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	json.Unmarshal(out, &sr)
 	if sr.Total != tr.RareWord.Count {
-		return fmt.Errorf("search %q: %d matches, truth %d", tr.RareWord.Word, sr.Total, tr.RareWord.Count)
+		return nil, fmt.Errorf("search %q: %d matches, truth %d", tr.RareWord.Word, sr.Total, tr.RareWord.Count)
 	}
 	fmt.Printf("         search %q: %d matches (truth %d)\n", tr.RareWord.Word, sr.Total, tr.RareWord.Count)
-	if round2 {
+	if cfg.round2 {
 		if err := checkRound2(bin, env, tr); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	fmt.Println()
 
 	fresh := func(tool string, args ...string) func() (time.Duration, int64, error) {
 		return func() (time.Duration, int64, error) {
@@ -180,132 +270,84 @@ func run(size, dir string, rounds int, ccusage string, strict, round2 bool) erro
 		}
 	}
 	ms := []*measure{
-		{name: "floor: parallel read of every file", run: func() (time.Duration, int64, error) { return readAll(files), 0, nil }},
-		{name: "fresh: usage_report", target: 1500 * time.Millisecond, run: fresh("usage_report", "group_by=day")},
-		{name: "fresh: coverage_stats", target: 1500 * time.Millisecond, run: fresh("coverage_stats")},
-		{name: "fresh: list_recent_sessions limit=20", target: 150 * time.Millisecond, run: fresh("list_recent_sessions", "limit=20")},
-		{name: "fresh: search_transcripts (rare word)", target: 1500 * time.Millisecond, run: fresh("search_transcripts", "query="+tr.RareWord.Word)},
+		{name: rowFloor, run: func() (time.Duration, int64, error) { return readAll(files), 0, nil }},
+		{name: rowUsage, target: fullHistory(360 * time.Millisecond), growth: true, ours: true, run: fresh("usage_report", "group_by=day")},
+		{name: "fresh: coverage_stats", target: fullHistory(360 * time.Millisecond), growth: true, ours: true, run: fresh("coverage_stats")},
+		{name: "fresh: list_recent_sessions", target: everySize(150 * time.Millisecond), ours: true, run: fresh("list_recent_sessions", "limit=20")},
+		{name: "fresh: search_transcripts", target: fullHistory(600 * time.Millisecond), growth: true, ours: true, run: fresh("search_transcripts", "query="+tr.RareWord.Word)},
+		{name: rowScan, growth: true, ours: true, run: fresh("scan_secrets")},
 	}
-	var cc *measure
-	if ccusage == "" {
-		ccusage, _ = exec.LookPath("ccusage")
-	}
-	if ccusage != "" {
+	if cfg.ccusage != "" {
 		ccEnv := append(os.Environ(), "CLAUDE_CONFIG_DIR="+dir)
-		cc = &measure{name: "ccusage daily --json --offline", run: func() (time.Duration, int64, error) {
-			return timeProcess(ccusage, ccEnv, "daily", "--json", "--offline")
-		}}
-		ms = append(ms, cc)
+		ms = append(ms, &measure{name: rowCcusage, run: func() (time.Duration, int64, error) {
+			return timeProcess(cfg.ccusage, ccEnv, "daily", "--json", "--offline")
+		}})
 	}
 	warm, err := newWarmServer(bin, env, root)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer warm.close()
+	quick := everySize(2 * time.Millisecond)
 	ms = append(ms,
-		&measure{name: "warm: usage_report again", target: 20 * time.Millisecond, run: warm.again("usage_report", map[string]any{"group_by": "day"})},
-		&measure{name: "warm: coverage_stats again", target: 20 * time.Millisecond, run: warm.again("coverage_stats", map[string]any{})},
-		&measure{name: "warm: list_recent_sessions again", target: 20 * time.Millisecond, run: warm.again("list_recent_sessions", map[string]any{"limit": 20})},
-		&measure{name: "warm: usage_report after a line is appended", target: 20 * time.Millisecond, run: warm.appendThen("usage_report", map[string]any{"group_by": "day"})},
-		&measure{name: "warm: list_recent_sessions after an append", target: 20 * time.Millisecond, run: warm.appendThen("list_recent_sessions", map[string]any{"limit": 20})},
-		&measure{name: "warm: search_transcripts (rare word)", target: 1500 * time.Millisecond, run: warm.call("search_transcripts", map[string]any{"query": tr.RareWord.Word})},
+		&measure{name: "warm: usage_report again", target: quick, ours: true, warm: true, run: warm.again("usage_report", map[string]any{"group_by": "day"})},
+		&measure{name: "warm: coverage_stats again", target: quick, ours: true, warm: true, run: warm.again("coverage_stats", map[string]any{})},
+		&measure{name: "warm: list_recent_sessions again", target: quick, ours: true, warm: true, run: warm.again("list_recent_sessions", map[string]any{"limit": 20})},
+		&measure{name: "after append: usage_report", target: quick, ours: true, warm: true, run: warm.appendThen("usage_report", map[string]any{"group_by": "day"})},
+		&measure{name: "after append: list_recent_sessions", target: quick, ours: true, warm: true, run: warm.appendThen("list_recent_sessions", map[string]any{"limit": 20})},
+		&measure{name: "warm: search_transcripts", target: fullHistory(200 * time.Millisecond), growth: true, ours: true, warm: true, run: warm.call("search_transcripts", map[string]any{"query": tr.RareWord.Word})},
 	)
-	if ccusage != "" {
-		if err := ccusageTotals(ccusage, dir); err != nil {
+	if cfg.ccusage != "" {
+		if err := ccusageTotals(cfg.ccusage, dir); err != nil {
 			fmt.Println("ccusage totals:", err)
 		}
 	}
-	for r := 0; r < rounds; r++ {
+	fmt.Println()
+	for r := 0; r < cfg.rounds; r++ {
 		for _, m := range ms {
 			d, rss, err := m.run()
 			if err != nil {
-				return fmt.Errorf("%s: %w", m.name, err)
+				return nil, fmt.Errorf("%s: %w", m.name, err)
 			}
 			m.times = append(m.times, d)
-			if rss > m.rss {
-				m.rss = rss
-			}
+			m.rss = max(m.rss, rss)
 		}
+	}
+	session, sessionSize := largestSession(root)
+	calls := toolCalls(session)
+	if err := warm.everyTool(calls); err != nil {
+		return nil, err
 	}
 	warmRSS := warm.peakRSS()
-	missed := 0
-	fmt.Printf("%-46s %10s %10s %10s  %s\n", "measure", "median", "target", "peak RSS", "")
-	var peak int64
 	for _, m := range ms {
-		med := median(m.times)
-		target, verdict := "", ""
-		if m.target > 0 {
-			target = fmtDur(m.target)
-			verdict = "ok"
-			if med > m.target {
-				verdict = "MISSED"
-				missed++
-			}
+		if m.warm {
+			m.rss = warmRSS
 		}
-		rss := m.rss
-		if strings.HasPrefix(m.name, "warm:") {
-			rss = warmRSS
-		}
-		if m != cc && rss > peak {
-			peak = rss
-		}
-		fmt.Printf("%-46s %10s %10s %10s  %s\n", m.name, fmtDur(med), target, fmtKB(rss), verdict)
 	}
-	verdict := "ok"
-	if peak > 150*1024 {
-		verdict, missed = "MISSED", missed+1
-	}
-	fmt.Printf("%-46s %10s %10s %10s  %s\n", "peak RSS of agent-activity (all of the above)", "", "150.0 MB", fmtKB(peak), verdict)
-	if cc != nil {
-		ours := median(ms[1].times)
-		theirs := median(cc.times)
-		ratio := float64(theirs) / float64(ours)
-		v := "ok"
-		if ratio < 1.7 {
-			v, missed = "MISSED", missed+1
-		}
-		fmt.Printf("%-46s %10s %10s %10s  %s\n", "ccusage / usage_report (fresh)", fmt.Sprintf("%.2fx", ratio), "1.70x", "", v)
-	} else {
-		fmt.Println("ccusage not found: install it with `npm i -g ccusage@20.0.24` to compare")
-	}
-	fmt.Println()
+	warm.close() // the live session gets its size back before the answers are measured
 	// The sizes are measured at the corpus' own "now", so windows that end
 	// now (summarize_work, pacing_window) hold its last day.
-	sizesMissed, err := answerSizes(bin, append(env, "AGENT_ACTIVITY_NOW="+tr.Now), root)
+	answers, answersRSS, err := answerSizes(bin, append(env, "AGENT_ACTIVITY_NOW="+tr.Now), root, calls)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	missed += sizesMissed
-	if missed > 0 && strict {
-		return fmt.Errorf("%d targets missed", missed)
-	}
-	return nil
+	return &sizeResult{
+		label: size, size: tr.SizeBytes, history: tr.Bytes, sessions: tr.Sessions,
+		measures: ms, answers: answers, answersRSS: answersRSS,
+		session: session, sessionMB: sessionSize >> 20,
+	}, nil
 }
 
-// answerSizes prints the size of every tool's answer (the JSON text a client
-// receives) with default arguments and with every bound at its maximum, and
-// says which exceed the answer budget (SPEC §7: 12,000 characters with
-// defaults, 40,000 always). It returns how many do.
-// The session tools read the session of the largest main transcript. A server
-// of its own answers, so the warm server's memory stays what it was.
-func answerSizes(bin string, env []string, root string) (int, error) {
-	const defaultBudget, maxBudget = 12000, 40000
-	var session string
-	var largest int64
-	for _, p := range jsonlFiles(root) {
-		if st, err := os.Stat(p); err == nil && !strings.HasPrefix(filepath.Base(p), "agent-") && st.Size() > largest {
-			largest, session = st.Size(), strings.TrimSuffix(filepath.Base(p), ".jsonl")
-		}
-	}
-	w, err := newWarmServer(bin, env, root)
-	if err != nil {
-		return 0, err
-	}
-	defer w.close()
-	calls := []struct {
-		tool      string
-		def, most map[string]any
-	}{
+// toolCall is a tool's arguments: def asks with its defaults (and what it
+// needs), most with every bound at its maximum (nil: it has no bounds).
+type toolCall struct {
+	tool      string
+	def, most map[string]any
+}
+
+// toolCalls lists every tool's arguments; the session tools read session.
+func toolCalls(session string) []toolCall {
+	return []toolCall{
 		{"list_recent_sessions", map[string]any{}, map[string]any{"limit": 200, "detail": true}},
 		{"summarize_work", map[string]any{}, map[string]any{"since": "30d", "limit": 50}},
 		{"tail_agent_log", map[string]any{"session": session}, map[string]any{"session": session, "limit": 1000, "detail": true}},
@@ -318,6 +360,38 @@ func answerSizes(bin string, env []string, root string) (int, error) {
 		{"coverage_stats", map[string]any{}, nil},
 		{"scan_secrets", map[string]any{}, map[string]any{"max_findings": 1000}},
 	}
+}
+
+// largestSession is the id and size of the largest main transcript.
+func largestSession(root string) (string, int64) {
+	var session string
+	var largest int64
+	for _, p := range jsonlFiles(root) {
+		if st, err := os.Stat(p); err == nil && !strings.HasPrefix(filepath.Base(p), "agent-") && st.Size() > largest {
+			largest, session = st.Size(), strings.TrimSuffix(filepath.Base(p), ".jsonl")
+		}
+	}
+	return session, largest
+}
+
+// answerSize is the length of one tool's answer (the JSON text a client
+// receives) with default arguments and with every bound at its maximum
+// (-1: the tool has no bounds).
+type answerSize struct {
+	tool      string
+	def, most int
+}
+
+// answerSizes asks every tool of calls with its defaults and with every
+// bound at its maximum and returns the sizes of the answers and the peak RSS
+// of the server that gave them: a server of its own, so the warm server's
+// memory stays that of a server asked every tool once.
+func answerSizes(bin string, env []string, root string, calls []toolCall) ([]answerSize, int64, error) {
+	w, err := newWarmServer(bin, env, root)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer w.close()
 	size := func(tool string, args map[string]any) (int, error) {
 		out, isErr, err := w.srv.Call(w.ctx, tool, args)
 		if err == nil && isErr {
@@ -329,32 +403,20 @@ func answerSizes(bin string, env []string, root string) (int, error) {
 		b, _ := json.Marshal(out) // the text content: the same JSON, as mcp-go writes it
 		return len(b), nil
 	}
-	verdict := func(n, budget int, missed *int) string {
-		if n > budget {
-			*missed++
-			return "OVER"
-		}
-		return "ok"
-	}
-	missed := 0
-	fmt.Printf("%-22s %18s %18s   (answer sizes in characters; budget %d with defaults, %d always; session tools on %.8s, %d MB)\n",
-		"tool", "defaults", "every bound at max", defaultBudget, maxBudget, session, largest>>20)
+	var sizes []answerSize
 	for _, c := range calls {
-		d, err := size(c.tool, c.def)
-		if err != nil {
-			return 0, err
+		a := answerSize{tool: c.tool, most: -1}
+		if a.def, err = size(c.tool, c.def); err != nil {
+			return nil, 0, err
 		}
-		most := "-"
 		if c.most != nil {
-			m, err := size(c.tool, c.most)
-			if err != nil {
-				return 0, err
+			if a.most, err = size(c.tool, c.most); err != nil {
+				return nil, 0, err
 			}
-			most = fmt.Sprintf("%d %s", m, verdict(m, maxBudget, &missed))
 		}
-		fmt.Printf("%-22s %18s %18s\n", c.tool, fmt.Sprintf("%d %s", d, verdict(d, defaultBudget, &missed)), most)
+		sizes = append(sizes, a)
 	}
-	return missed, nil
+	return sizes, w.peakRSS(), nil
 }
 
 // checkRound2 compares the per-model totals (usage_report group_by=model,
@@ -606,6 +668,32 @@ func (w *warmServer) appendThen(tool string, args map[string]any) func() (time.D
 	}
 }
 
+// everyTool asks every tool the server lists once, with its default
+// arguments from calls, so that the peak RSS read afterwards is that of a
+// server that has answered everything. A listed tool missing from calls is
+// an error: a new tool must join toolCalls.
+func (w *warmServer) everyTool(calls []toolCall) error {
+	res, err := w.srv.Client.ListTools(w.ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	args := map[string]map[string]any{}
+	for _, c := range calls {
+		args[c.tool] = c.def
+	}
+	for _, t := range res.Tools {
+		a, ok := args[t.Name]
+		if !ok {
+			return fmt.Errorf("the server lists %s, which the bench does not call: add it to toolCalls", t.Name)
+		}
+		if _, _, err := w.call(t.Name, a)(); err != nil {
+			return fmt.Errorf("%s: %w", t.Name, err)
+		}
+	}
+	return nil
+}
+
+// peakRSS is the server's peak resident set so far in KB (Linux; 0 elsewhere).
 func (w *warmServer) peakRSS() int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", w.srv.Pid()))
 	if err != nil {
@@ -620,36 +708,16 @@ func (w *warmServer) peakRSS() int64 {
 	return 0
 }
 
+// close ends the server and puts the live session back; a second close does nothing.
 func (w *warmServer) close() {
+	if w.srv == nil {
+		return
+	}
 	w.srv.Close()
+	w.srv = nil
 	w.cancel()
 	if w.live != "" && w.n > 0 {
 		os.Truncate(w.live, w.liveSize)
 		os.Chtimes(w.live, w.liveMtime, w.liveMtime)
 	}
-}
-
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
-}
-
-func fmtDur(d time.Duration) string {
-	switch {
-	case d >= time.Second:
-		return fmt.Sprintf("%.2f s", d.Seconds())
-	default:
-		return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
-	}
-}
-
-func fmtKB(kb int64) string {
-	if kb == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f MB", float64(kb)/1024)
 }
