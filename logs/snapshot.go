@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"context"
 	"iter"
 	"path/filepath"
 	"sort"
@@ -290,10 +291,10 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 			}
 		}
 	}
-	for _, s := range snap.Sessions {
-		s.ownCalls(index)
-		s.tally(cfg.Pricing)
-	}
+	// Every response has its owner now: the rest is per session.
+	ss := snap.Sessions
+	parallel(context.Background(), len(ss), func(i int) { ss[i].ownCalls(index) })
+	parallel(context.Background(), len(ss), func(i int) { ss[i].tally(cfg.Pricing) })
 	sortByEnd(snap.Sessions)
 	return snap, index
 }
