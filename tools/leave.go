@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/agent-activity/agent-activity/redact"
@@ -111,76 +110,73 @@ func overBudget(size int) error {
 	return fmt.Errorf("an answer of %d bytes cannot be cut to the %d-character budget", size, maxAnswer)
 }
 
-// redactJSON rewrites every string token of a JSON document through the
-// redactor, keeping everything else byte for byte in meaning.
+// redactJSON rewrites every string token of a JSON document (as
+// encoding/json writes it: compact and valid) through the redactor, keeping
+// everything else byte for byte. A string the redactor leaves alone keeps its
+// bytes; one it changes is encoded again by encoding/json, as the whole
+// document was.
 func redactJSON(b []byte) (json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var out bytes.Buffer
-	out.Grow(len(b) + len(b)/16)
-	// stack holds, per open container, whether it is an object and whether the
-	// next token is its first.
-	type frame struct{ object, first, wantValue bool }
-	var stack []frame
-	enc := func(s string) {
-		v, _ := json.Marshal(s)
-		out.Write(v)
-	}
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
+	var out []byte
+	done := 0 // b[:done] is in out
+	for i := 0; i < len(b); {
+		k := bytes.IndexByte(b[i:], '"')
+		if k < 0 {
 			break
 		}
+		start := i + k
+		end, esc := closingQuote(b, start)
+		if end < 0 {
+			return nil, fmt.Errorf("answer JSON has an unterminated string at byte %d", start)
+		}
+		i = end + 1
+		quoted := b[start : end+1]
+		var v string
+		if esc {
+			if err := json.Unmarshal(quoted, &v); err != nil {
+				return nil, err
+			}
+		} else {
+			v = string(quoted[1 : len(quoted)-1])
+		}
+		r := redactString(v)
+		if r == v {
+			continue
+		}
+		enc, err := json.Marshal(r)
 		if err != nil {
 			return nil, err
 		}
-		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
-			stack = stack[:len(stack)-1]
-			out.WriteByte(byte(d))
-			if n := len(stack); n > 0 && stack[n-1].object {
-				stack[n-1].wantValue = false
-			}
-			continue
+		if out == nil {
+			out = make([]byte, 0, len(b)+len(b)/16)
 		}
-		isKey := false
-		if n := len(stack); n > 0 {
-			f := &stack[n-1]
-			switch {
-			case f.object && !f.wantValue:
-				if !f.first {
-					out.WriteByte(',')
-				}
-				isKey = true
-			case f.object:
-				out.WriteByte(':')
-			case !f.first:
-				out.WriteByte(',')
-			}
-			f.first = false
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			out.WriteByte(byte(t))
-			stack = append(stack, frame{object: t == '{', first: true})
-			continue
-		case string:
-			enc(redactString(t))
-		case json.Number:
-			out.WriteString(t.String())
-		case bool:
-			if t {
-				out.WriteString("true")
-			} else {
-				out.WriteString("false")
-			}
-		case nil:
-			out.WriteString("null")
-		}
-		if n := len(stack); n > 0 && stack[n-1].object {
-			stack[n-1].wantValue = isKey
-		}
+		out = append(append(out, b[done:start]...), enc...)
+		done = end + 1
 	}
-	return out.Bytes(), nil
+	if out == nil {
+		return b, nil
+	}
+	return append(out, b[done:]...), nil
+}
+
+// closingQuote returns the index of the quote that closes the string opening
+// at b[start], and whether the string holds an escape; -1 when none does.
+func closingQuote(b []byte, start int) (int, bool) {
+	esc := false
+	for j := start + 1; ; {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1, esc
+		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > start && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q, esc || bytes.IndexByte(b[start+1:q], '\\') >= 0
+		}
+		esc, j = true, q+1
+	}
 }
 
 // redactString skips the redactor for the strings most of an answer is made
