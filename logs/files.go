@@ -104,16 +104,23 @@ func (pm *PathMatcher) Match(file string) bool {
 
 // FileActivity lists every touch of matching files in the sessions, newest first.
 func (snap *Snapshot) FileActivity(pm *PathMatcher, sessions []*Session, tr TimeRange) []FileTouch {
-	var out []FileTouch
-	for _, s := range sessions {
-		for _, call := range s.Calls() {
-			for c := range call.Touches() {
-				if tr.Contains(c.Time) && pm.Match(c.Path) {
-					out = append(out, FileTouch{Session: s, Call: c})
+	// Counted first, then filled: on a whole history the list is tens of
+	// thousands of touches, and growing it by doubling would hold twice that.
+	each := func(fn func(s *Session, c Call)) {
+		for _, s := range sessions {
+			for _, call := range s.Calls() {
+				for c := range call.Touches() {
+					if tr.Contains(c.Time) && pm.Match(c.Path) {
+						fn(s, c)
+					}
 				}
 			}
 		}
 	}
+	n := 0
+	each(func(*Session, Call) { n++ })
+	out := make([]FileTouch, 0, n)
+	each(func(s *Session, c Call) { out = append(out, FileTouch{Session: s, Call: c}) })
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Call.Time > out[j].Call.Time })
 	return out
 }
