@@ -5,12 +5,12 @@ go 1.26.8
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/bytedance/sonic v1.15.5
-	github.com/fsnotify/fsnotify v1.10.1
 	github.com/google/jsonschema-go v0.4.2
 	github.com/kelseyhightower/envconfig v1.4.0
 	github.com/klauspost/compress v1.20.4
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/parquet-go/parquet-go v0.32.0
+	golang.org/x/sys v0.38.0
 )
 
 require (
@@ -29,7 +29,6 @@ require (
 	github.com/twpayne/go-geom v1.6.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/arch v0.0.0-20210923205945-b76863e36670 // indirect
-	golang.org/x/sys v0.38.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 	google.golang.org/protobuf v1.34.2 // indirect
 )

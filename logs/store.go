@@ -221,6 +221,8 @@ func (s *Store) restat(dirty []string) ([]discovered, bool) {
 
 // Close stops the change watcher, if any.
 func (s *Store) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.watch != nil {
 		s.watch.close()
 	}

@@ -1,0 +1,137 @@
+package logs
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// watcher reads inotify without a goroutine: take drains the queue at the
+// moment of the look (see watch.go).
+type watcher struct {
+	fd      int
+	watched map[string]bool  // folder -> watched
+	dirs    map[int32]string // watch descriptor -> folder
+	dirty   map[string]bool  // known files written since the last look
+	sweep   bool             // something only a full sweep can account for
+	broken  bool             // the watcher failed: sweep from now on
+	buf     []byte
+}
+
+// watchMask is what a folder's watch reports: writes and attribute changes of
+// the files in it, and every way an entry appears, goes or moves.
+const watchMask = unix.IN_MODIFY | unix.IN_ATTRIB | unix.IN_CREATE | unix.IN_DELETE |
+	unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF
+
+// newWatcher returns a watcher, or nil when inotify is not available (every
+// look then sweeps).
+func newWatcher() *watcher {
+	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		return nil
+	}
+	return &watcher{fd: fd, watched: map[string]bool{}, dirs: map[int32]string{}, dirty: map[string]bool{},
+		sweep: true, buf: make([]byte, 64<<10)}
+}
+
+// take reads every event queued so far and returns what changed since the
+// last look: sweep is true when only a full sweep can say; otherwise dirty
+// lists the files written in place (nil: nothing changed).
+func (w *watcher) take() (dirty []string, sweep bool) {
+	w.drain()
+	sweep = w.sweep || w.broken
+	for p := range w.dirty {
+		dirty = append(dirty, p)
+	}
+	clear(w.dirty)
+	w.sweep = w.broken
+	return dirty, sweep
+}
+
+// drain reads the queue until it is empty.
+func (w *watcher) drain() {
+	for !w.broken {
+		n, err := unix.Read(w.fd, w.buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if errors.Is(err, unix.EAGAIN) {
+			return
+		}
+		if err != nil || n <= 0 {
+			w.broken = true // events may be lost: sweep from now on
+			return
+		}
+		w.note(w.buf[:n])
+	}
+}
+
+// note folds a buffer of events.
+func (w *watcher) note(b []byte) {
+	for len(b) >= unix.SizeofInotifyEvent {
+		ev := (*unix.InotifyEvent)(unsafe.Pointer(&b[0]))
+		end := unix.SizeofInotifyEvent + int(ev.Len)
+		if end > len(b) {
+			w.broken = true
+			return
+		}
+		name := string(bytes.TrimRight(b[unix.SizeofInotifyEvent:end], "\x00"))
+		b = b[end:]
+		switch {
+		case ev.Mask&unix.IN_Q_OVERFLOW != 0:
+			w.broken = true // events were lost
+		case ev.Mask&unix.IN_IGNORED != 0:
+			// The folder went (or was unwatched): a sweep lists again, and a
+			// folder it lists again is watched again.
+			if dir, ok := w.dirs[ev.Wd]; ok {
+				delete(w.dirs, ev.Wd)
+				delete(w.watched, dir)
+			}
+			w.sweep = true
+		case name != "" && ev.Mask&unix.IN_ISDIR == 0 && ev.Mask&(unix.IN_MODIFY|unix.IN_ATTRIB) != 0 &&
+			ev.Mask&(unix.IN_CREATE|unix.IN_DELETE|unix.IN_MOVED_FROM|unix.IN_MOVED_TO) == 0:
+			dir, ok := w.dirs[ev.Wd]
+			if !ok {
+				w.sweep = true
+				continue
+			}
+			w.dirty[filepath.Join(dir, name)] = true // a file written in place (an append, a truncation)
+		default:
+			w.sweep = true // created, removed, renamed, or a folder changed: list again
+		}
+	}
+}
+
+// track watches every folder a sweep listed. A folder watched for the first
+// time may have changed between its listing and its watch, so the next look
+// sweeps once more; after that, the watches vouch for it.
+func (w *watcher) track(dirs []string) {
+	added := false
+	for _, d := range dirs {
+		if w.watched[d] {
+			continue
+		}
+		wd, err := unix.InotifyAddWatch(w.fd, d, watchMask)
+		if err != nil {
+			w.broken = true // a watch limit or a vanished folder: the sweep takes over
+			return
+		}
+		w.watched[d] = true
+		w.dirs[int32(wd)] = d
+		added = true
+	}
+	if added {
+		w.sweep = true
+	}
+}
+
+func (w *watcher) close() {
+	if w.fd >= 0 {
+		unix.Close(w.fd)
+		w.fd = -1
+		w.broken = true
+	}
+}
