@@ -15,7 +15,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"hash/fnv"
 	"sort"
 
 	"github.com/agent-activity/agent-activity/logs"
@@ -51,12 +50,17 @@ func (a pos) compare(b pos) int {
 // hash63 is a stable, non-negative 63-bit hash of strings, the tie-breaker
 // of positions (so a position never holds an id or a path itself).
 func hash63(parts ...string) int64 {
-	h := fnv.New64a()
+	// FNV-1a (hash/fnv's New64a), written out: it runs for every session of
+	// a page's candidates, and the hash.Hash64 it replaces allocated.
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
 	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
+		for i := 0; i < len(p); i++ {
+			h = (h ^ uint64(p[i])) * prime
+		}
+		h *= prime // the 0 byte after each part: h ^ 0 == h
 	}
-	return int64(h.Sum64() >> 1)
+	return int64(h >> 1)
 }
 
 // sessionTie tells sessions apart in positions: agent, machine, project
