@@ -12,13 +12,14 @@ import (
 // looks at: tool results, their toolUseResult copies, thinking, file
 // snapshots. sonic walks those bytes twice (the envelope skips the content,
 // then the blocks are decoded from it) and spends most of a fresh read there.
-// fastLine walks a line once: it finds the fields of rawLine and the content
-// blocks in one pass and skips everything else by searching for quotes.
+// fastDecoder.decode walks a line once: it finds the fields of rawLine and the
+// content blocks in one pass and skips everything else by searching for
+// quotes. The same decoder reads tool inputs and tool result content.
 //
 // It handles the shapes Claude Code writes and nothing more. Whenever a line
 // holds anything it does not handle exactly as sonic does (a field of an
-// unexpected type, a repeated field, an escaped key, a number that is not a
-// plain integer, a cost-state line, invalid JSON), it declines, and sonic
+// unexpected type, a repeated field, an escaped key, a count that is not a
+// plain integer, a cost with an exponent, invalid JSON), it declines, and sonic
 // decodes the line and decides. TestFastLineAgrees and FuzzFastLine hold the
 // two to the same answers.
 
