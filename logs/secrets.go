@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // SecretMatch is one credential a detector found in a text.
@@ -18,11 +16,17 @@ type SecretMatch struct {
 	Secret string
 }
 
-// SecretQuery scans sessions for credentials with Find (the redactor's detector).
+// SecretQuery scans sessions for credentials with the redactor's detector.
 type SecretQuery struct {
 	Sessions []*Session
 	Range    TimeRange
-	Find     func(text string) []SecretMatch
+	// FindLine finds the credentials in one raw transcript line: a line of
+	// JSON, read as text with its string escapes decoded, so that a secret
+	// split by \n inside a string (a PEM block) is found whole. The line is
+	// the reader's buffer: FindLine must not keep it.
+	FindLine func(line []byte) []SecretMatch
+	// Find finds the credentials in a plain text (a spilled tool output).
+	Find func(text string) []SecretMatch
 }
 
 // SecretFinding is one distinct secret on one line of one file. Secret is the
@@ -148,13 +152,10 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 	}
 	er := f.agent.NewReader(ctx, fh, 0, 0)
 	defer er.Close()
-	var buf []byte
 	for er.Scan() {
 		line := er.Lines().Bytes()
 		scanned.Add(int64(len(line)) + 1)
-		buf = unescapeJSON(buf[:0], line)
-		// The detector reads the buffer in place; what a finding keeps is cloned.
-		matches := q.Find(unsafe.String(unsafe.SliceData(buf), len(buf)))
+		matches := q.FindLine(line)
 		if len(matches) == 0 {
 			continue
 		}
@@ -177,66 +178,8 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 				continue
 			}
 			seen[m.Secret] = true
-			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: er.Lines().Number(), Session: s, Time: ts, Secret: strings.Clone(m.Secret)})
+			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: er.Lines().Number(), Session: s, Time: ts, Secret: m.Secret})
 		}
 	}
 	return out
-}
-
-// unescapeJSON decodes the escapes of a raw JSON line in place of a full
-// decode: the structure stays, string contents read as text, so a secret
-// split by \n inside a string (a PEM block) is found whole.
-func unescapeJSON(dst, src []byte) []byte {
-	for i := 0; i < len(src); i++ {
-		// Copy the run up to the next escape at once: most of a line has none.
-		if j := bytes.IndexByte(src[i:], '\\'); j != 0 {
-			if j < 0 {
-				return append(dst, src[i:]...)
-			}
-			dst = append(dst, src[i:i+j]...)
-			i += j
-		}
-		if i+1 >= len(src) {
-			dst = append(dst, src[i])
-			continue
-		}
-		i++
-		switch src[i] {
-		case 'n':
-			dst = append(dst, '\n')
-		case 't':
-			dst = append(dst, '\t')
-		case 'r':
-			dst = append(dst, '\r')
-		case '"', '\\', '/':
-			dst = append(dst, src[i])
-		case 'u':
-			if i+4 < len(src) {
-				var r rune
-				ok := true
-				for _, h := range src[i+1 : i+5] {
-					r <<= 4
-					switch {
-					case h >= '0' && h <= '9':
-						r |= rune(h - '0')
-					case h >= 'a' && h <= 'f':
-						r |= rune(h-'a') + 10
-					case h >= 'A' && h <= 'F':
-						r |= rune(h-'A') + 10
-					default:
-						ok = false
-					}
-				}
-				if ok {
-					dst = append(dst, string(r)...)
-					i += 4
-					continue
-				}
-			}
-			dst = append(dst, '\\', 'u')
-		default:
-			dst = append(dst, '\\', src[i])
-		}
-	}
-	return dst
 }

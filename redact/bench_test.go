@@ -2,6 +2,8 @@ package redact
 
 import (
 	"encoding/base64"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -110,5 +112,54 @@ func BenchmarkPathRedacted(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = FromLogPath(in).Redacted()
+	}
+}
+
+// benchLines returns up to 64 MB of transcript lines: the public corpus, or
+// the files under AGENT_ACTIVITY_BENCH_ROOT (a generated corpus).
+func benchLines(b *testing.B) ([][]byte, int64) {
+	var lines [][]byte
+	var n int64
+	add := func(line string) {
+		if n < 64<<20 {
+			lines = append(lines, []byte(line))
+			n += int64(len(line)) + 1
+		}
+	}
+	if root := os.Getenv("AGENT_ACTIVITY_BENCH_ROOT"); root != "" {
+		filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() && n < 64<<20 {
+				data, _ := os.ReadFile(p)
+				for _, l := range strings.Split(string(data), "\n") {
+					add(l)
+				}
+			}
+			return nil
+		})
+	} else {
+		corpusLines(&testing.T{}, add)
+	}
+	if n == 0 {
+		b.Skip("no corpus")
+	}
+	return lines, n
+}
+
+// BenchmarkFindJSON is scan_secrets' work per line: the pre-check, and
+// the full detector on the lines it does not clear.
+func BenchmarkFindJSON(b *testing.B) { benchLineFinder(b, FindJSON) }
+
+// BenchmarkFindDecoded is the same work without the pre-check: decode
+// every line, then Find.
+func BenchmarkFindDecoded(b *testing.B) { benchLineFinder(b, findDecoded) }
+
+func benchLineFinder(b *testing.B, find func([]byte) []Finding) {
+	lines, n := benchLines(b)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			find(l)
+		}
 	}
 }

@@ -84,6 +84,9 @@ const (
 // classifyName reports whether an assignment's name says its value is a
 // secret, and whether it names an AWS secret access key.
 func classifyName(name string) nameKind {
+	if !mayHoldSecretWord(letterMask(name)) {
+		return nameNone
+	}
 	var buf [maxName + 1]byte
 	k := 0
 	for i := 0; i < len(name) && k < len(buf); i++ {
@@ -139,6 +142,46 @@ func hasSecretWord(norm []byte) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// letterBit maps a letter, in either case, to its bit; other bytes to 0.
+var letterBit = func() (t [256]uint32) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = 1 << (c - 'a')
+		t[c-'a'+'A'] = 1 << (c - 'a')
+	}
+	return t
+}()
+
+// letterMask is the set of letters in s, ignoring case.
+func letterMask(s string) uint32 {
+	var m uint32
+	for i := 0; i < len(s); i++ {
+		m |= letterBit[s[i]]
+	}
+	return m
+}
+
+// secretWordMasks are the letters of each keyword hasSecretWord looks for.
+var secretWordMasks = func() []uint32 {
+	var out []uint32
+	for _, w := range []string{"secret", "token", "passw", "passphrase", "pwd", "privatekey", "apikey", "accesskey", "auth"} {
+		out = append(out, letterMask(w))
+	}
+	return out
+}()
+
+// mayHoldSecretWord reports whether a name with the letters m could hold
+// one of hasSecretWord's keywords: false means it certainly does not. It
+// is the cheap test that spares most names (type, uuid, text, ...) the
+// normalising.
+func mayHoldSecretWord(m uint32) bool {
+	for _, w := range secretWordMasks {
+		if m&w == w {
+			return true
 		}
 	}
 	return false

@@ -87,7 +87,7 @@ func ScanSecrets(d Deps) Spec {
 				return ScanSecretsOut{}, err
 			}
 			sessions = a.filter(sessions)
-			scan, err := snap.ScanSecrets(ctx, logs.SecretQuery{Sessions: sessions, Range: tr, Find: findSecrets})
+			scan, err := snap.ScanSecrets(ctx, logs.SecretQuery{Sessions: sessions, Range: tr, FindLine: findLineSecrets, Find: findSecrets})
 			if err != nil {
 				return ScanSecretsOut{}, err
 			}
@@ -110,8 +110,16 @@ func ScanSecrets(d Deps) Spec {
 		}).withHints("scan secrets leaked credentials api keys tokens passwords security audit rotate", false)
 }
 
-func findSecrets(text string) []logs.SecretMatch {
-	fs := redact.Find(text)
+func findSecrets(text string) []logs.SecretMatch { return secretMatches(redact.Find(text)) }
+
+// findLineSecrets finds the secrets of a raw transcript line; the Secrets
+// FindJSON returns are copies, so the line's buffer can be reused.
+func findLineSecrets(line []byte) []logs.SecretMatch { return secretMatches(redact.FindJSON(line)) }
+
+func secretMatches(fs []redact.Finding) []logs.SecretMatch {
+	if len(fs) == 0 {
+		return nil
+	}
 	out := make([]logs.SecretMatch, len(fs))
 	for i, f := range fs {
 		out[i] = logs.SecretMatch{Rule: f.Rule, Secret: f.Secret}
