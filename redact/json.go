@@ -131,43 +131,49 @@ func indexByte(b []byte, c byte) int {
 //     hundred bytes, mostly the ':' of JSON keys, which the name's letters
 //     clear (mayHoldSecretWord).
 func jsonClean(s string) bool {
+	if s == "" {
+		return true
+	}
 	sc := scanner{s: s, raw: true}
-	prev := byte(0)
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		// Eight pairs at once: the table holds which pairs are triggers.
-		w := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
-		m := uint(rawPair[uint16(prev)|uint16(w<<8)]) | uint(rawPair[uint16(w)])<<1 |
-			uint(rawPair[uint16(w>>8)])<<2 | uint(rawPair[uint16(w>>16)])<<3 |
-			uint(rawPair[uint16(w>>24)])<<4 | uint(rawPair[uint16(w>>32)])<<5 |
-			uint(rawPair[uint16(w>>40)])<<6 | uint(rawPair[uint16(w>>48)])<<7
-		prev = byte(w >> 56)
-		for ; m != 0; m &= m - 1 {
-			if !sc.rawAt(i + bits.TrailingZeros(m)) {
+	if rawPair[uint16(s[0])<<8] != 0 && !sc.rawAt(0, uint32(rawPair[uint16(s[0])<<8])) {
+		return false
+	}
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	i := 1
+	for ; i+8 <= len(b); i += 8 {
+		// The pairs ending at i..i+7, a nibble each: the matcher of each.
+		w := b[i-1 : i+8 : i+8]
+		if rawPair[binary.LittleEndian.Uint16(w[0:])]|rawPair[binary.LittleEndian.Uint16(w[1:])]|
+			rawPair[binary.LittleEndian.Uint16(w[2:])]|rawPair[binary.LittleEndian.Uint16(w[3:])]|
+			rawPair[binary.LittleEndian.Uint16(w[4:])]|rawPair[binary.LittleEndian.Uint16(w[5:])]|
+			rawPair[binary.LittleEndian.Uint16(w[6:])]|rawPair[binary.LittleEndian.Uint16(w[7:])] == 0 {
+			continue
+		}
+		m := uint32(rawPair[binary.LittleEndian.Uint16(w[0:])]) | uint32(rawPair[binary.LittleEndian.Uint16(w[1:])])<<4 |
+			uint32(rawPair[binary.LittleEndian.Uint16(w[2:])])<<8 | uint32(rawPair[binary.LittleEndian.Uint16(w[3:])])<<12 |
+			uint32(rawPair[binary.LittleEndian.Uint16(w[4:])])<<16 | uint32(rawPair[binary.LittleEndian.Uint16(w[5:])])<<20 |
+			uint32(rawPair[binary.LittleEndian.Uint16(w[6:])])<<24 | uint32(rawPair[binary.LittleEndian.Uint16(w[7:])])<<28
+		for m != 0 {
+			k := bits.TrailingZeros32(m) &^ 3
+			if !sc.rawAt(i+k>>2, m>>k&15) {
 				return false
 			}
+			m &^= 15 << k
 		}
 	}
-	for ; i < len(s); i++ {
-		if rawPair[uint16(prev)|uint16(s[i])<<8] != 0 && !sc.rawAt(i) {
+	for ; i < len(b); i++ {
+		if kind := rawPair[binary.LittleEndian.Uint16(b[i-1:])]; kind != 0 && !sc.rawAt(i, uint32(kind)) {
 			return false
 		}
-		prev = s[i]
 	}
 	return true
 }
 
-// rawAt runs the pre-check's matcher of the trigger at i and reports
-// whether the line is still clear.
-func (sc *scanner) rawAt(i int) bool {
+// rawAt runs the pre-check's matcher kind (an rt constant) at i and
+// reports whether the line is still clear.
+func (sc *scanner) rawAt(i int, kind uint32) bool {
 	s := sc.s
-	prev := byte(0)
-	if i > 0 {
-		prev = s[i-1]
-	}
-	switch rawTrigger[s[i]] & rawAfter[prev] {
-	case 0:
-		return true
+	switch kind {
 	case rtColon:
 		if plainKey(s, i) {
 			return true
@@ -180,9 +186,13 @@ func (sc *scanner) rawAt(i int) bool {
 		sc.rawAssignment(i)
 	case rtDash:
 		sc.atDash(i)
-	case rtPEM: // the fifth '-' of "-----BEGIN "
-		if i >= 4 && s[i-4:i] == "----" && strings.HasPrefix(s[i+1:], "BEGIN ") {
+	case rtPEM: // the B of "-----BEGIN "
+		if i >= 5 && s[i-5:i] == "-----" && strings.HasPrefix(s[i:], "BEGIN ") {
 			return false
+		}
+	case rtSlack: // the o of "xox?-"
+		if i+3 < len(s) && s[i+1] == 'x' && s[i+3] == '-' {
+			sc.atDash(i + 3)
 		}
 	case rtUnder:
 		sc.atUnderscore(i)
@@ -205,30 +215,36 @@ func (sc *scanner) rawAt(i int) bool {
 }
 
 // The pre-check's triggers: a byte c is looked at when rawTrigger[c] and
-// rawAfter[the byte before it] share a bit. A bit stands for one matcher.
+// rawAfter[the byte before it] share a bit, bit n-1 for matcher n; rawPair
+// holds the matcher of each pair of bytes.
 const (
-	rtColon       = 1 << iota // ':' after a name, a quote or a blank
-	rtEq                      // '=' likewise, or after ':'
-	rtDash                    // '-' after sk, glpat.., xox?, pypi
-	rtPEM                     // '-' after '-'
-	rtUnder                   // '_' after gh?, github, hf, npm, sk/rk, whsec
-	rtDot                     // '.' after SG, hooks
-	rtAWS                     // K, S or I after A (AKIA, ASIA, AIza)
-	rtTwilio                  // K after S
-	rtJWT                     // J after y (eyJ)
-	rtAuth                    // e or a after b (Bearer, Basic; any case)
-	rtASCIIEscape             // 0 after u (\u00XX)
+	rtColon       = 1 + iota // ':' after a name, a quote or a blank
+	rtEq                     // '=' likewise, or after ':'
+	rtDash                   // '-' after sk, glpat.., pypi
+	rtPEM                    // B after '-' (-----BEGIN)
+	rtSlack                  // o after x (xox?-)
+	rtUnder                  // '_' after gh?, github, hf, npm, sk/rk, whsec
+	rtDot                    // '.' after SG, hooks
+	rtAWS                    // K, S or I after A (AKIA, ASIA, AIza)
+	rtTwilio                 // K after S
+	rtJWT                    // J after y (eyJ)
+	rtAuth                   // e or a after b (Bearer, Basic; any case)
+	rtASCIIEscape            // 0 after u (\u00XX)
 )
 
 var rawTrigger, rawAfter = func() (trig, after [256]uint16) {
-	set := func(t *[256]uint16, chars string, bit uint16) {
+	set := func(t *[256]uint16, chars string, matchers ...int) {
 		for i := 0; i < len(chars); i++ {
-			t[chars[i]] |= bit
+			for _, m := range matchers {
+				t[chars[i]] |= 1 << (m - 1)
+			}
 		}
 	}
 	set(&trig, ":", rtColon)
 	set(&trig, "=", rtEq)
-	set(&trig, "-", rtDash|rtPEM)
+	set(&trig, "-", rtDash)
+	set(&trig, "B", rtPEM)
+	set(&trig, "o", rtSlack)
 	set(&trig, "_", rtUnder)
 	set(&trig, ".", rtDot)
 	set(&trig, "KSI", rtAWS)
@@ -241,13 +257,14 @@ var rawTrigger, rawAfter = func() (trig, after [256]uint16) {
 	// an escape (\t, \", \\).
 	for c := 0; c < 256; c++ {
 		if classes[c]&cName != 0 {
-			after[c] |= rtColon | rtEq
+			after[c] |= 1<<(rtColon-1) | 1<<(rtEq-1)
 		}
 	}
-	set(&after, " \t?]\"'`\\", rtColon|rtEq)
+	set(&after, " \t?]\"'`\\", rtColon, rtEq)
 	set(&after, ":", rtEq)
-	set(&after, "ktabeprsi", rtDash)
+	set(&after, "kti", rtDash)
 	set(&after, "-", rtPEM)
+	set(&after, "x", rtSlack)
 	set(&after, "pousrbfmkc", rtUnder)
 	set(&after, "Gs", rtDot)
 	set(&after, "A", rtAWS)
@@ -258,13 +275,13 @@ var rawTrigger, rawAfter = func() (trig, after [256]uint16) {
 	return trig, after
 }()
 
-// rawPair[prev | c<<8] is 1 when the pair is a trigger: rawTrigger[c] and
-// rawAfter[prev] share a bit.
+// rawPair[prev | c<<8] is the number (1 to 12, the bit's position plus one)
+// of the matcher of the pair, or 0: it fits a nibble.
 var rawPair = func() (t [1 << 16]uint8) {
 	for p := 0; p < 256; p++ {
 		for c := 0; c < 256; c++ {
-			if rawTrigger[c]&rawAfter[p] != 0 {
-				t[p|c<<8] = 1
+			if h := rawTrigger[c] & rawAfter[p]; h != 0 {
+				t[p|c<<8] = uint8(bits.TrailingZeros16(h) + 1)
 			}
 		}
 	}
@@ -272,45 +289,58 @@ var rawPair = func() (t [1 << 16]uint8) {
 }()
 
 // plainKey is the cheap, exact answer for most operators of a raw line,
-// the ':' after a JSON key: true when no rule can match there, because the
-// value is an object, an array or shorter than a secret, or because the name
-// cannot hold a secret word. False means the full matchers must decide.
+// the ':' of JSON keys and of prose, the '=' and ':=' of code: true when no
+// rule can match at p, because there is no value or name, the value is an
+// object, an array or shorter than a secret, or the name's letters hold no
+// secret word. False leaves the decision to rawColon or rawAssignment, as
+// does any backslash in the way.
 func plainKey(s string, p int) bool {
-	if s[p] == ':' && p+1 < len(s) && (s[p+1] == '/' || s[p+1] == '\\') {
+	n := len(s)
+	if s[p] == ':' && p+1 < n && (s[p+1] == '/' || s[p+1] == '\\') {
 		return false // maybe a URL's "://"
 	}
-	// The value: after a ':' or '=' (not ==, =~, =>) that starts with no
-	// blank, an object or an array is no secret, nor a string or a bare
-	// word of fewer than 8 bytes.
-	if p+1 < len(s) {
-		switch c := s[p+1]; {
-		case c == '{' || c == '[':
-			return true
-		case c == '"':
-			for k := p + 2; k < len(s) && k < p+10; k++ {
-				if s[k] == '"' {
-					return true
-				}
-				if s[k] == '\\' {
-					break
-				}
+	nameEnd, v, ok := assignOp(s, p)
+	if !ok {
+		return true
+	}
+	for k := 0; k < 8 && v < n && (s[v] == ' ' || s[v] == '\t'); k++ {
+		v++
+	}
+	if v >= n {
+		return true
+	}
+	switch c := s[v]; {
+	case c == '\\':
+	case isQuote(c):
+		for k := v + 1; k < n && k <= v+8; k++ {
+			if s[k] == c || s[k] == '\n' || s[k] == '\r' {
+				return true // shorter than a secret, or no value
 			}
-		case classes[c]&cValue != 0 && c != '/' && c != '>' && c != '~':
-			for k := p + 1; k < len(s) && k < p+9; k++ {
-				if classes[s[k]]&cValue == 0 {
-					if s[k] != '=' && s[k] != '\\' {
-						return true
-					}
-					break
+			if s[k] == '\\' {
+				break
+			}
+		}
+	case classes[c]&cValue == 0:
+		return true // an object, an array, no value
+	default:
+		for k := v + 1; k < n && k < v+8; k++ {
+			if classes[s[k]]&cValue == 0 {
+				if s[k] != '=' && s[k] != '\\' {
+					return true // a bare word shorter than a secret
 				}
+				break
 			}
 		}
 	}
-	// The name: a quoted JSON key, or a bare name, whose letters hold no
-	// secret word (see mayHoldSecretWord). Any escape at either end of it
-	// is left to nameBefore.
-	j := p
-	if j > 0 && s[j-1] == '"' {
+	// The name, walked as nameBefore walks it.
+	j := nameEnd
+	for k := 0; k < 4 && j > 0 && (s[j-1] == ' ' || s[j-1] == '\t'); k++ {
+		j--
+	}
+	if j > 0 && (s[j-1] == '?' || s[j-1] == ']') {
+		j--
+	}
+	if j > 0 && isQuote(s[j-1]) {
 		j--
 	}
 	var m uint32
@@ -318,7 +348,7 @@ func plainKey(s string, p int) bool {
 	for ; k > 0 && j-k <= maxName && classes[s[k-1]]&cName != 0; k-- {
 		m |= letterBit[s[k-1]]
 	}
-	if k == j || (k > 0 && s[k-1] == '\\') {
+	if k > 0 && s[k-1] == '\\' {
 		return false
 	}
 	return !mayHoldSecretWord(m)

@@ -165,26 +165,28 @@ func letterMask(s string) uint32 {
 	return m
 }
 
-// secretWordMasks are the letters of each keyword hasSecretWord looks for.
-var secretWordMasks = func() []uint32 {
-	var out []uint32
-	for _, w := range []string{"secret", "token", "passw", "passphrase", "pwd", "privatekey", "apikey", "accesskey", "auth"} {
-		out = append(out, letterMask(w))
-	}
-	return out
-}()
+// The letters of each keyword hasSecretWord looks for ("passphrase" holds
+// those of "passw" but for the w, so it has its own).
+var (
+	maskSecret     = letterMask("secret")
+	maskToken      = letterMask("token")
+	maskPassw      = letterMask("passw")
+	maskPassphrase = letterMask("passphrase")
+	maskPwd        = letterMask("pwd")
+	maskPrivateKey = letterMask("privatekey")
+	maskAPIKey     = letterMask("apikey")
+	maskAccessKey  = letterMask("accesskey")
+	maskAuth       = letterMask("auth")
+)
 
 // mayHoldSecretWord reports whether a name with the letters m could hold
 // one of hasSecretWord's keywords: false means it certainly does not. It
 // is the cheap test that spares most names (type, uuid, text, ...) the
 // normalising.
 func mayHoldSecretWord(m uint32) bool {
-	for _, w := range secretWordMasks {
-		if m&w == w {
-			return true
-		}
-	}
-	return false
+	x := ^m // the letters missing
+	return x&maskSecret == 0 || x&maskToken == 0 || x&maskPassw == 0 || x&maskPassphrase == 0 ||
+		x&maskPwd == 0 || x&maskPrivateKey == 0 || x&maskAPIKey == 0 || x&maskAccessKey == 0 || x&maskAuth == 0
 }
 
 func hasPrefixB(b []byte, p string) bool {
