@@ -1,8 +1,10 @@
 package logs
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -25,8 +27,9 @@ type SecretQuery struct {
 	// split by \n inside a string (a PEM block) is found whole. The line is
 	// the reader's buffer: FindLine must not keep it.
 	FindLine func(line []byte) []SecretMatch
-	// Find finds the credentials in a plain text (a spilled tool output).
-	Find func(text string) []SecretMatch
+	// FindText reports, in order, the credentials of a plain text read from
+	// r (a spilled tool output), and returns r's first error.
+	FindText func(r io.Reader, visit func(SecretMatch)) error
 }
 
 // SecretFinding is one distinct secret on one line of one file. Secret is the
@@ -129,27 +132,15 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 		mtime = st.ModTime().UnixMilli()
 	}
 	rel := relPath(f.Root.Path, path)
-	var out []SecretFinding
 	if txt {
-		// A spilled output is plain text: scan it whole, so a PEM block over
-		// several lines is one finding, located at the line where it starts.
-		b, err := io.ReadAll(io.LimitReader(fh, 64<<20))
-		if err != nil || !q.Range.Contains(mtime) {
+		if !q.Range.Contains(mtime) {
 			return nil
 		}
-		scanned.Add(int64(len(b)))
-		text := string(b)
-		seen := map[string]bool{}
-		for _, m := range q.Find(text) {
-			if seen[m.Secret] {
-				continue
-			}
-			seen[m.Secret] = true
-			line := 1 + strings.Count(text[:max(0, strings.Index(text, m.Secret))], "\n")
-			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: line, Session: s, Time: mtime, Secret: m.Secret})
-		}
-		return out
+		return scanSpill(fh, q.FindText, func(m SecretMatch, line int) SecretFinding {
+			return SecretFinding{Rule: m.Rule, File: rel, Line: line, Session: s, Time: mtime, Secret: m.Secret}
+		}, scanned)
 	}
+	var out []SecretFinding
 	er := f.agent.NewReader(ctx, fh, 0, 0)
 	defer er.Close()
 	for er.Scan() {
@@ -182,4 +173,102 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 		}
 	}
 	return out
+}
+
+// maxSpill is how much of a spilled output is scanned.
+const maxSpill = 64 << 20
+
+// scanSpill scans a spilled output, plain text, as one stream, so a PEM
+// block over several lines is one finding. Each distinct secret is
+// reported once, at the line where its text first occurs in the output. A
+// read error drops the file's findings and bytes. The stream is read again
+// only when it holds a secret, to place them.
+func scanSpill(fh *os.File, find func(io.Reader, func(SecretMatch)) error, finding func(SecretMatch, int) SecretFinding, scanned *atomic.Int64) []SecretFinding {
+	cr := &countingReader{r: io.LimitReader(fh, maxSpill)}
+	var found []SecretMatch
+	seen := map[string]bool{}
+	err := find(cr, func(m SecretMatch) {
+		if !seen[m.Secret] {
+			seen[m.Secret] = true
+			found = append(found, m)
+		}
+	})
+	if err != nil {
+		return nil
+	}
+	scanned.Add(cr.n)
+	if len(found) == 0 {
+		return nil
+	}
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return nil
+	}
+	secrets := make([]string, len(found))
+	for i, m := range found {
+		secrets[i] = m.Secret
+	}
+	lines, err := firstLines(io.LimitReader(fh, maxSpill), secrets)
+	if err != nil {
+		return nil
+	}
+	out := make([]SecretFinding, len(found))
+	for i, m := range found {
+		out[i] = finding(m, lines[i])
+	}
+	return out
+}
+
+// firstLines returns, for each of secrets, the 1-based line of r on which
+// its first occurrence starts, or 1 when it does not occur.
+func firstLines(r io.Reader, secrets []string) ([]int, error) {
+	lines := make([]int, len(secrets))
+	longest, left := 0, len(secrets)
+	for _, sec := range secrets {
+		longest = max(longest, len(sec))
+	}
+	// window is the last longest-1 bytes already searched, then a new
+	// piece: an occurrence that starts in the former ends in the latter.
+	var window []byte
+	newlines := 0 // before window[0]
+	piece := make([]byte, 1<<20)
+	for left > 0 {
+		n, err := r.Read(piece)
+		window = append(window, piece[:n]...)
+		for i, sec := range secrets {
+			if lines[i] == 0 {
+				if at := bytes.Index(window, []byte(sec)); at >= 0 {
+					lines[i] = 1 + newlines + bytes.Count(window[:at], []byte{'\n'})
+					left--
+				}
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if cut := len(window) - (longest - 1); cut > 0 {
+			newlines += bytes.Count(window[:cut], []byte{'\n'})
+			window = window[:copy(window, window[cut:])]
+		}
+	}
+	for i := range lines {
+		if lines[i] == 0 {
+			lines[i] = 1
+		}
+	}
+	return lines, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

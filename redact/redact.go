@@ -180,13 +180,7 @@ func marker(rule string) string {
 // resolve orders candidates and drops overlaps, keeping the better of two
 // overlapping candidates: higher priority, then longer, then earlier.
 func resolve(cands []candidate) []candidate {
-	sort.Slice(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		return better(a, b)
-	})
+	sortCandidates(cands)
 	out := cands[:0]
 	for _, c := range cands {
 		if n := len(out); n > 0 && c.start < out[n-1].end {
@@ -198,6 +192,17 @@ func resolve(cands []candidate) []candidate {
 		out = append(out, c)
 	}
 	return out
+}
+
+// sortCandidates orders candidates by start, the better first.
+func sortCandidates(cands []candidate) {
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		return better(a, b)
+	})
 }
 
 func better(a, b candidate) bool {
