@@ -296,7 +296,7 @@ var rawPair = func() (t [1 << 16]uint8) {
 // does any backslash in the way.
 func plainKey(s string, p int) bool {
 	n := len(s)
-	if s[p] == ':' && p+1 < n && (s[p+1] == '/' || s[p+1] == '\\') {
+	if s[p] == ':' && p+2 < n && (s[p+1] == '/' || s[p+1] == '\\' && s[p+2] == '/') {
 		return false // maybe a URL's "://"
 	}
 	nameEnd, v, ok := assignOp(s, p)
@@ -312,12 +312,13 @@ func plainKey(s string, p int) bool {
 	switch c := s[v]; {
 	case c == '\\':
 	case isQuote(c):
-		for k := v + 1; k < n && k <= v+8; k++ {
-			if s[k] == c || s[k] == '\n' || s[k] == '\r' {
-				return true // shorter than a secret, or no value
-			}
-			if s[k] == '\\' {
-				break
+		// The closing quote or a line break in the 8 bytes after the
+		// opening quote ends the value short of a secret, or with none:
+		// escapes only shorten the decoded value.
+		if v+9 <= n {
+			w := binary.LittleEndian.Uint64([]byte(s[v+1 : v+9]))
+			if zeroByte(w^(lsb*uint64(c)))|zeroByte(w^(lsb*'\n'))|zeroByte(w^(lsb*'\r')) != 0 {
+				return true
 			}
 		}
 	case classes[c]&cValue == 0:
@@ -352,6 +353,16 @@ func plainKey(s string, p int) bool {
 		return false
 	}
 	return !mayHoldSecretWord(m)
+}
+
+// lsb has the low bit of every byte set.
+const lsb = 0x0101010101010101
+
+// zeroByte has the high bit set in each byte of w that is zero, and no
+// other bit.
+func zeroByte(w uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((w&low7 + low7) | w | low7)
 }
 
 // rawColon is the ':' of a raw line: a URL's "://" (whose slashes may be
