@@ -10,6 +10,13 @@
 // token. Every matcher scans a bounded window, so the work is linear in the
 // input and no input, however hostile, makes it slow.
 //
+// Two more entry points serve scan_secrets and give Find's answer. FindJSON
+// reads a raw line of JSON as the text its string escapes stand for; a
+// pre-check over the raw bytes (the same matchers, made sound for escapes)
+// clears most lines without decoding them. FindReader scans a stream of any
+// length a piece at a time, the matchers' bounded windows telling how much
+// of it to keep.
+//
 // What counts as a secret, and the deliberate choices:
 //
 //   - Provider tokens are recognised by their published prefixes and lengths
