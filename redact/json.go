@@ -107,8 +107,6 @@ func indexByte(b []byte, c byte) int {
 	return strings.IndexByte(unsafe.String(unsafe.SliceData(b), len(b)), c)
 }
 
-// The pre-check.
-//
 // jsonClean reads a raw JSON line s and reports whether its decoded text
 // (decodeJSON) certainly holds no finding; false means it may. It is the
 // detector run over the raw bytes, made sound for them:
