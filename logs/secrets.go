@@ -62,6 +62,7 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		f    *FileSummary // the transcript, or the one whose spilled output this is
 		path string
 		txt  bool
+		size int64
 	}
 	var jobs []job
 	for _, s := range q.Sessions {
@@ -70,7 +71,7 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		}
 		files := s.Files()
 		for _, f := range files {
-			jobs = append(jobs, job{s: s, f: f, path: f.Path})
+			jobs = append(jobs, job{s: s, f: f, path: f.Path, size: f.Size})
 		}
 		if len(files) == 0 {
 			continue
@@ -83,11 +84,17 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		if entries, err := f.Root.ReadDir(dir); err == nil {
 			for _, e := range entries {
 				if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".txt") {
-					jobs = append(jobs, job{s: s, f: f, path: filepath.Join(dir, e.Name()), txt: true})
+					var size int64
+					if info, err := e.Info(); err == nil {
+						size = info.Size()
+					}
+					jobs = append(jobs, job{s: s, f: f, path: filepath.Join(dir, e.Name()), txt: true, size: size})
 				}
 			}
 		}
 	}
+	// Largest first, so that no big file is left to one worker at the end.
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].size > jobs[j].size })
 	var (
 		mu      sync.Mutex
 		res     SecretScan
