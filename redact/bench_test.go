@@ -94,6 +94,34 @@ func BenchmarkStringHostile(b *testing.B) {
 	}
 }
 
+// BenchmarkFindJSONHostile feeds FindJSON raw lines built against the
+// pre-check: operators after escapes, names and values that pass its cheap
+// tests, URLs, and escapes that send the line to the full detector.
+func BenchmarkFindJSONHostile(b *testing.B) {
+	const n = 2 << 20
+	rep := func(unit string) []byte { return []byte(strings.Repeat(unit, n/len(unit))) }
+	shapes := []struct {
+		name string
+		in   []byte
+	}{
+		{"token-colon", rep("token:")},
+		{"secret-names", rep(`\"password\": \"` + fill(8, 1) + `\", `)},
+		{"escaped-tab-eq", rep(`x\t=`)},
+		{"long-names", rep(strings.Repeat("n", 79) + `\t: `)},
+		{"url-schemes", rep("a://" + fill(40, 2) + " ")},
+		{"ascii-escapes", rep(`\u0041`)},
+		{"pem-begins", rep("-----BEGIN PRIVATE KEY-----\\n")},
+	}
+	for _, sh := range shapes {
+		b.Run(sh.name, func(b *testing.B) {
+			b.SetBytes(int64(len(sh.in)))
+			for b.Loop() {
+				FindJSON(sh.in)
+			}
+		})
+	}
+}
+
 // BenchmarkTextClip is an excerpt as tools cut one: a few KB of prose
 // wrapped, redacted and clipped to 300 runes.
 func BenchmarkTextClip(b *testing.B) {
