@@ -3,6 +3,7 @@ package redact
 import (
 	"io"
 	"math"
+	"sync"
 	"unsafe"
 )
 
@@ -44,14 +45,24 @@ func FindReader(r io.Reader, visit func(Finding)) error {
 	emit := func(c candidate) {
 		visit(Finding{Rule: c.rule, Start: c.start, End: c.end, Secret: string(buf[c.start-base : c.end-base])})
 	}
-	for !eof {
-		// Hold streamAhead bytes past the next piece, or the rest of r.
-		want := next - base + streamPiece + streamAhead
-		if cap(buf) < want {
-			buf = append(make([]byte, 0, want), buf...)
+	bp := streamBufs.Get().(*[]byte)
+	buf = (*bp)[:0]
+	defer func() {
+		if cap(buf) <= 2<<20 {
+			*bp = buf[:0]
+			streamBufs.Put(bp)
 		}
+	}()
+	for !eof {
+		// Hold streamAhead bytes past the next piece, or the rest of r;
+		// the buffer grows with what r holds, so a short r needs little.
+		want := next - base + streamPiece + streamAhead
 		for len(buf) < want && !eof {
-			n, err := r.Read(buf[len(buf):want])
+			if len(buf) == cap(buf) {
+				grown := make([]byte, len(buf), min(max(2*cap(buf), 32<<10), want))
+				buf = grown[:copy(grown, buf)]
+			}
+			n, err := r.Read(buf[len(buf):min(cap(buf), want)])
 			buf = buf[:len(buf)+n]
 			if err == io.EOF {
 				eof = true
@@ -103,6 +114,8 @@ func FindReader(r io.Reader, visit func(Finding)) error {
 	kept.flush(emit)
 	return nil
 }
+
+var streamBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // resolver is resolve run over candidates that arrive in order: the last
 // kept candidate may still lose to a later one that overlaps it.
