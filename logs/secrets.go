@@ -25,7 +25,8 @@ type SecretQuery struct {
 	// FindLine finds the credentials in one raw transcript line: a line of
 	// JSON, read as text with its string escapes decoded, so that a secret
 	// split by \n inside a string (a PEM block) is found whole. The line is
-	// the reader's buffer: FindLine must not keep it.
+	// the reader's buffer: FindLine must not keep it, and the Secrets it
+	// returns must not share its memory.
 	FindLine func(line []byte) []SecretMatch
 	// FindText reports, in order, the credentials of a plain text read from
 	// r (a spilled tool output), and returns r's first error.
