@@ -73,9 +73,9 @@ func TestLineNumbersAgree(t *testing.T) {
 	}
 	sn := snap(t, root)
 	s := sn.Sessions[0]
-	scan, err := sn.ScanSecrets(context.Background(), SecretQuery{Sessions: []*Session{s}, Find: func(text string) []SecretMatch {
+	scan, err := sn.ScanSecrets(context.Background(), SecretQuery{Sessions: []*Session{s}, FindLine: func(line []byte) []SecretMatch {
 		var out []SecretMatch
-		for _, f := range redact.Find(text) {
+		for _, f := range redact.FindJSON(line) {
 			out = append(out, SecretMatch{Rule: f.Rule, Secret: f.Secret})
 		}
 		return out

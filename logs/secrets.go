@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // SecretMatch is one credential a detector found in a text.
@@ -18,11 +18,19 @@ type SecretMatch struct {
 	Secret string
 }
 
-// SecretQuery scans sessions for credentials with Find (the redactor's detector).
+// SecretQuery scans sessions for credentials with the redactor's detector.
 type SecretQuery struct {
 	Sessions []*Session
 	Range    TimeRange
-	Find     func(text string) []SecretMatch
+	// FindLine finds the credentials in one raw transcript line: a line of
+	// JSON, read as text with its string escapes decoded, so that a secret
+	// split by \n inside a string (a PEM block) is found whole. The line is
+	// the reader's buffer: FindLine must not keep it, and the Secrets it
+	// returns must not share its memory.
+	FindLine func(line []byte) []SecretMatch
+	// FindText reports, in order, the credentials of a plain text read from
+	// r (a spilled tool output), and returns r's first error.
+	FindText func(r io.Reader, visit func(SecretMatch)) error
 }
 
 // SecretFinding is one distinct secret on one line of one file. Secret is the
@@ -55,6 +63,7 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		f    *FileSummary // the transcript, or the one whose spilled output this is
 		path string
 		txt  bool
+		size int64
 	}
 	var jobs []job
 	for _, s := range q.Sessions {
@@ -63,7 +72,7 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		}
 		files := s.Files()
 		for _, f := range files {
-			jobs = append(jobs, job{s: s, f: f, path: f.Path})
+			jobs = append(jobs, job{s: s, f: f, path: f.Path, size: f.Size})
 		}
 		if len(files) == 0 {
 			continue
@@ -76,11 +85,17 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		if entries, err := f.Root.ReadDir(dir); err == nil {
 			for _, e := range entries {
 				if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".txt") {
-					jobs = append(jobs, job{s: s, f: f, path: filepath.Join(dir, e.Name()), txt: true})
+					var size int64
+					if info, err := e.Info(); err == nil {
+						size = info.Size()
+					}
+					jobs = append(jobs, job{s: s, f: f, path: filepath.Join(dir, e.Name()), txt: true, size: size})
 				}
 			}
 		}
 	}
+	// Largest first, so that no big file is left to one worker at the end.
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].size > jobs[j].size })
 	var (
 		mu      sync.Mutex
 		res     SecretScan
@@ -125,36 +140,21 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 		mtime = st.ModTime().UnixMilli()
 	}
 	rel := relPath(f.Root.Path, path)
-	var out []SecretFinding
 	if txt {
-		// A spilled output is plain text: scan it whole, so a PEM block over
-		// several lines is one finding, located at the line where it starts.
-		b, err := io.ReadAll(io.LimitReader(fh, 64<<20))
-		if err != nil || !q.Range.Contains(mtime) {
+		if !q.Range.Contains(mtime) {
 			return nil
 		}
-		scanned.Add(int64(len(b)))
-		text := string(b)
-		seen := map[string]bool{}
-		for _, m := range q.Find(text) {
-			if seen[m.Secret] {
-				continue
-			}
-			seen[m.Secret] = true
-			line := 1 + strings.Count(text[:max(0, strings.Index(text, m.Secret))], "\n")
-			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: line, Session: s, Time: mtime, Secret: m.Secret})
-		}
-		return out
+		return scanSpill(fh, q.FindText, func(m SecretMatch, line int) SecretFinding {
+			return SecretFinding{Rule: m.Rule, File: rel, Line: line, Session: s, Time: mtime, Secret: m.Secret}
+		}, scanned)
 	}
+	var out []SecretFinding
 	er := f.agent.NewReader(ctx, fh, 0, 0)
 	defer er.Close()
-	var buf []byte
 	for er.Scan() {
 		line := er.Lines().Bytes()
 		scanned.Add(int64(len(line)) + 1)
-		buf = unescapeJSON(buf[:0], line)
-		// The detector reads the buffer in place; what a finding keeps is cloned.
-		matches := q.Find(unsafe.String(unsafe.SliceData(buf), len(buf)))
+		matches := q.FindLine(line)
 		if len(matches) == 0 {
 			continue
 		}
@@ -177,66 +177,106 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 				continue
 			}
 			seen[m.Secret] = true
-			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: er.Lines().Number(), Session: s, Time: ts, Secret: strings.Clone(m.Secret)})
+			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: er.Lines().Number(), Session: s, Time: ts, Secret: m.Secret})
 		}
 	}
 	return out
 }
 
-// unescapeJSON decodes the escapes of a raw JSON line in place of a full
-// decode: the structure stays, string contents read as text, so a secret
-// split by \n inside a string (a PEM block) is found whole.
-func unescapeJSON(dst, src []byte) []byte {
-	for i := 0; i < len(src); i++ {
-		// Copy the run up to the next escape at once: most of a line has none.
-		if j := bytes.IndexByte(src[i:], '\\'); j != 0 {
-			if j < 0 {
-				return append(dst, src[i:]...)
-			}
-			dst = append(dst, src[i:i+j]...)
-			i += j
+// maxSpill is how much of a spilled output is scanned.
+const maxSpill = 64 << 20
+
+// scanSpill scans a spilled output, plain text, as one stream, so a PEM
+// block over several lines is one finding. Each distinct secret is
+// reported once, at the line where its text first occurs in the output. A
+// read error drops the file's findings and bytes. The stream is read again
+// only when it holds a secret, to place them.
+func scanSpill(fh *os.File, find func(io.Reader, func(SecretMatch)) error, finding func(SecretMatch, int) SecretFinding, scanned *atomic.Int64) []SecretFinding {
+	cr := &countingReader{r: io.LimitReader(fh, maxSpill)}
+	var found []SecretMatch
+	seen := map[string]bool{}
+	err := find(cr, func(m SecretMatch) {
+		if !seen[m.Secret] {
+			seen[m.Secret] = true
+			found = append(found, m)
 		}
-		if i+1 >= len(src) {
-			dst = append(dst, src[i])
-			continue
-		}
-		i++
-		switch src[i] {
-		case 'n':
-			dst = append(dst, '\n')
-		case 't':
-			dst = append(dst, '\t')
-		case 'r':
-			dst = append(dst, '\r')
-		case '"', '\\', '/':
-			dst = append(dst, src[i])
-		case 'u':
-			if i+4 < len(src) {
-				var r rune
-				ok := true
-				for _, h := range src[i+1 : i+5] {
-					r <<= 4
-					switch {
-					case h >= '0' && h <= '9':
-						r |= rune(h - '0')
-					case h >= 'a' && h <= 'f':
-						r |= rune(h-'a') + 10
-					case h >= 'A' && h <= 'F':
-						r |= rune(h-'A') + 10
-					default:
-						ok = false
-					}
-				}
-				if ok {
-					dst = append(dst, string(r)...)
-					i += 4
-					continue
+	})
+	if err != nil {
+		return nil
+	}
+	scanned.Add(cr.n)
+	if len(found) == 0 {
+		return nil
+	}
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return nil
+	}
+	secrets := make([]string, len(found))
+	for i, m := range found {
+		secrets[i] = m.Secret
+	}
+	lines, err := firstLines(io.LimitReader(fh, maxSpill), secrets)
+	if err != nil {
+		return nil
+	}
+	out := make([]SecretFinding, len(found))
+	for i, m := range found {
+		out[i] = finding(m, lines[i])
+	}
+	return out
+}
+
+// firstLines returns, for each of secrets, the 1-based line of r on which
+// its first occurrence starts, or 1 when it does not occur.
+func firstLines(r io.Reader, secrets []string) ([]int, error) {
+	lines := make([]int, len(secrets))
+	longest, left := 0, len(secrets)
+	for _, sec := range secrets {
+		longest = max(longest, len(sec))
+	}
+	// window is the last longest-1 bytes already searched, then a new
+	// piece: an occurrence that starts in the former ends in the latter.
+	var window []byte
+	newlines := 0 // before window[0]
+	piece := make([]byte, 1<<20)
+	for left > 0 {
+		n, err := r.Read(piece)
+		window = append(window, piece[:n]...)
+		for i, sec := range secrets {
+			if lines[i] == 0 {
+				if at := bytes.Index(window, []byte(sec)); at >= 0 {
+					lines[i] = 1 + newlines + bytes.Count(window[:at], []byte{'\n'})
+					left--
 				}
 			}
-			dst = append(dst, '\\', 'u')
-		default:
-			dst = append(dst, '\\', src[i])
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if cut := len(window) - (longest - 1); cut > 0 {
+			newlines += bytes.Count(window[:cut], []byte{'\n'})
+			window = window[:copy(window, window[cut:])]
 		}
 	}
-	return dst
+	for i := range lines {
+		if lines[i] == 0 {
+			lines[i] = 1
+		}
+	}
+	return lines, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

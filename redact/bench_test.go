@@ -2,6 +2,8 @@ package redact
 
 import (
 	"encoding/base64"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -92,6 +94,34 @@ func BenchmarkStringHostile(b *testing.B) {
 	}
 }
 
+// BenchmarkFindJSONHostile feeds FindJSON raw lines built against the
+// pre-check: operators after escapes, names and values that pass its cheap
+// tests, URLs, and escapes that send the line to the full detector.
+func BenchmarkFindJSONHostile(b *testing.B) {
+	const n = 2 << 20
+	rep := func(unit string) []byte { return []byte(strings.Repeat(unit, n/len(unit))) }
+	shapes := []struct {
+		name string
+		in   []byte
+	}{
+		{"token-colon", rep("token:")},
+		{"secret-names", rep(`\"password\": \"` + fill(8, 1) + `\", `)},
+		{"escaped-tab-eq", rep(`x\t=`)},
+		{"long-names", rep(strings.Repeat("n", 79) + `\t: `)},
+		{"url-schemes", rep("a://" + fill(40, 2) + " ")},
+		{"ascii-escapes", rep(`\u0041`)},
+		{"pem-begins", rep("-----BEGIN PRIVATE KEY-----\\n")},
+	}
+	for _, sh := range shapes {
+		b.Run(sh.name, func(b *testing.B) {
+			b.SetBytes(int64(len(sh.in)))
+			for b.Loop() {
+				FindJSON(sh.in)
+			}
+		})
+	}
+}
+
 // BenchmarkTextClip is an excerpt as tools cut one: a few KB of prose
 // wrapped, redacted and clipped to 300 runes.
 func BenchmarkTextClip(b *testing.B) {
@@ -110,5 +140,54 @@ func BenchmarkPathRedacted(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = FromLogPath(in).Redacted()
+	}
+}
+
+// benchLines returns up to 64 MB of transcript lines: the public corpus, or
+// the files under AGENT_ACTIVITY_BENCH_ROOT (a generated corpus).
+func benchLines(b *testing.B) ([][]byte, int64) {
+	var lines [][]byte
+	var n int64
+	add := func(line string) {
+		if n < 64<<20 {
+			lines = append(lines, []byte(line))
+			n += int64(len(line)) + 1
+		}
+	}
+	if root := os.Getenv("AGENT_ACTIVITY_BENCH_ROOT"); root != "" {
+		filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() && n < 64<<20 {
+				data, _ := os.ReadFile(p)
+				for _, l := range strings.Split(string(data), "\n") {
+					add(l)
+				}
+			}
+			return nil
+		})
+	} else {
+		corpusLines(&testing.T{}, add)
+	}
+	if n == 0 {
+		b.Skip("no corpus")
+	}
+	return lines, n
+}
+
+// BenchmarkFindJSON is scan_secrets' work per line: the pre-check, and
+// the full detector on the lines it does not clear.
+func BenchmarkFindJSON(b *testing.B) { benchLineFinder(b, FindJSON) }
+
+// BenchmarkFindDecoded is the same work without the pre-check: decode
+// every line, then Find.
+func BenchmarkFindDecoded(b *testing.B) { benchLineFinder(b, findDecoded) }
+
+func benchLineFinder(b *testing.B, find func([]byte) []Finding) {
+	lines, n := benchLines(b)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range lines {
+			find(l)
+		}
 	}
 }

@@ -10,6 +10,13 @@
 // token. Every matcher scans a bounded window, so the work is linear in the
 // input and no input, however hostile, makes it slow.
 //
+// Two more entry points serve scan_secrets and give Find's answer. FindJSON
+// reads a raw line of JSON as the text its string escapes stand for; a
+// pre-check over the raw bytes (the same matchers, made sound for escapes)
+// clears most lines without decoding them. FindReader scans a stream of any
+// length a piece at a time, the matchers' bounded windows telling how much
+// of it to keep.
+//
 // What counts as a secret, and the deliberate choices:
 //
 //   - Provider tokens are recognised by their published prefixes and lengths
@@ -180,13 +187,7 @@ func marker(rule string) string {
 // resolve orders candidates and drops overlaps, keeping the better of two
 // overlapping candidates: higher priority, then longer, then earlier.
 func resolve(cands []candidate) []candidate {
-	sort.Slice(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
-		if a.start != b.start {
-			return a.start < b.start
-		}
-		return better(a, b)
-	})
+	sortCandidates(cands)
 	out := cands[:0]
 	for _, c := range cands {
 		if n := len(out); n > 0 && c.start < out[n-1].end {
@@ -198,6 +199,17 @@ func resolve(cands []candidate) []candidate {
 		out = append(out, c)
 	}
 	return out
+}
+
+// sortCandidates orders candidates by start, the better first.
+func sortCandidates(cands []candidate) {
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		return better(a, b)
+	})
 }
 
 func better(a, b candidate) bool {

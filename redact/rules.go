@@ -102,6 +102,11 @@ type scanner struct {
 	s     string
 	cands []candidate
 	runs  [16]classRun // one per class passed to span
+
+	// raw says s is a raw JSON line rather than the text it stands for; see
+	// jsonClean. The matchers whose result can depend on how the line's
+	// escapes decode set maybe instead of deciding.
+	raw, maybe bool
 }
 
 func (sc *scanner) add(start, end int, rule string, prio int) {
@@ -115,9 +120,13 @@ func (sc *scanner) add(start, end int, rule string, prio int) {
 var trigger = [256]bool{'-': true, '_': true, '.': true, ':': true, '=': true,
 	'A': true, 'S': true, 'J': true, 'B': true, 'b': true}
 
-func (sc *scanner) run() {
+func (sc *scanner) run() { sc.runRange(0, len(sc.s)) }
+
+// runRange runs the matchers of the triggers in s[from:to]; they read s on
+// either side.
+func (sc *scanner) runRange(from, to int) {
 	s := sc.s
-	for i := 0; i < len(s); i++ {
+	for i := from; i < to; i++ {
 		c := s[i]
 		if !trigger[c] {
 			continue
@@ -140,16 +149,28 @@ func (sc *scanner) run() {
 		case 'A':
 			sc.atA(i)
 		case 'S':
-			if i+1 < len(s) && s[i+1] == 'K' && boundaryBefore(s, i) {
-				sc.token(i, i+2, cHexLower, 32, 32, ruleTwilio)
-			}
+			sc.atS(i)
 		case 'J':
-			if i >= 2 && s[i-1] == 'y' && s[i-2] == 'e' && boundaryBefore(s, i-2) {
-				sc.jwt(i - 2)
-			}
+			sc.atJ(i)
 		case 'B', 'b':
 			sc.atB(i)
 		}
+	}
+}
+
+// atS handles Twilio's SK keys.
+func (sc *scanner) atS(i int) {
+	s := sc.s
+	if i+1 < len(s) && s[i+1] == 'K' && boundaryBefore(s, i) {
+		sc.token(i, i+2, cHexLower, 32, 32, ruleTwilio)
+	}
+}
+
+// atJ handles the J of a JWT's "eyJ".
+func (sc *scanner) atJ(i int) {
+	s := sc.s
+	if i >= 2 && s[i-1] == 'y' && s[i-2] == 'e' && boundaryBefore(s, i-2) {
+		sc.jwt(i - 2)
 	}
 }
 
@@ -244,6 +265,10 @@ func (sc *scanner) atDash(i int) {
 	s := sc.s
 	if i+1 < len(s) && s[i+1] == '-' {
 		if strings.HasPrefix(s[i:], "-----BEGIN ") {
+			if sc.raw {
+				sc.maybe = true // the body's line breaks may be escaped
+				return
+			}
 			sc.privateKey(i)
 		}
 		return
@@ -363,6 +388,10 @@ func (sc *scanner) atUnderscore(i int) {
 		}
 	case 'c':
 		if endsWith(s, i, "whsec") {
+			if sc.raw {
+				sc.maybe = true // the body may hold an escaped '/'
+				return
+			}
 			sc.token(i-5, i+1, cB64Body, 32, 64, ruleStripe)
 		}
 	}
@@ -378,6 +407,8 @@ func (sc *scanner) atDot(i int) {
 		if n := b - a; n >= 16 && n <= 32 && b < len(s) && s[b] == '.' {
 			sc.token(i-2, b+1, cB64URL, 30, 64, ruleSendGrid)
 		}
+	case sc.raw && i >= 5 && s[i-5:i] == "hooks" && strings.HasPrefix(s[i+1:], "slack.com"):
+		sc.maybe = true // the path's '/' may be escaped
 	case i >= 5 && s[i-5:i] == "hooks" && strings.HasPrefix(s[i+1:], "slack.com/services/"):
 		// The path T.../B.../<secret> is the credential; the host stays.
 		body := i + 1 + len("slack.com/services/")
@@ -461,11 +492,19 @@ func (sc *scanner) authValue(j int, rule string) {
 	for k < len(s) && k-j < 4 && (s[k] == ' ' || s[k] == '\t') {
 		k++
 	}
+	if sc.raw && k+1 < len(s) && k-j < 4 && s[k] == '\\' && (s[k+1] == 't' || s[k+1] == 'u') {
+		sc.maybe = true // an escaped tab is a blank
+		return
+	}
 	if k == j {
 		return
 	}
 	end := sc.span(k, cBearer, 8193)
 	if end-k > 8192 {
+		return
+	}
+	if sc.raw && end+1 < len(s) && s[end] == '\\' && (s[end+1] == '/' || s[end+1] == 'u') {
+		sc.maybe = true // an escaped '/' continues the token
 		return
 	}
 	for end > k && s[end-1] == '.' {
@@ -573,55 +612,11 @@ func (sc *scanner) urlCredentials(i int) {
 // "value", name => 'value' and env["NAME"] = value, with p at the '=' or ':'.
 func (sc *scanner) assignment(p int) {
 	s := sc.s
-	n := len(s)
-	nameEnd, v := p, p+1
-	if s[p] == '=' {
-		if v < n && (s[v] == '=' || s[v] == '~') {
-			return
-		}
-		if v < n && s[v] == '>' {
-			v++
-		}
-		if p > 0 {
-			switch s[p-1] {
-			case ':':
-				nameEnd = p - 1
-			case '=', '!', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '?', '~':
-				return
-			}
-		}
-	} else if (v < n && (s[v] == ':' || s[v] == '=')) || (p > 0 && s[p-1] == ':') {
+	nameEnd, v, ok := assignOp(s, p)
+	if !ok {
 		return
 	}
-
-	// Walk back over blanks, a TypeScript '?', a subscript's ']' and the
-	// closing quote of a quoted (possibly JSON-escaped) name.
-	j := nameEnd
-	for k := 0; k < 4 && j > 0 && (s[j-1] == ' ' || s[j-1] == '\t'); k++ {
-		j--
-	}
-	if j > 0 && (s[j-1] == '?' || s[j-1] == ']') {
-		j--
-	}
-	if j > 0 && isQuote(s[j-1]) {
-		j--
-		if j > 0 && s[j-1] == '\\' {
-			j--
-		}
-	}
-	end, start := j, j
-	for start > 0 && end-start <= maxName && classes[s[start-1]]&cName != 0 {
-		start--
-	}
-	if end-start > maxName {
-		return
-	}
-	if start > 0 && start < end && s[start-1] == '\\' {
-		switch s[start] {
-		case 'n', 'r', 't':
-			start++
-		}
-	}
+	start, end, _ := nameBefore(s, nameEnd)
 	if start >= end {
 		return
 	}
@@ -635,7 +630,7 @@ func (sc *scanner) assignment(p int) {
 		return
 	}
 	val := s[vs:ve]
-	if kind == nameAWS && len(val) == 40 && allClass(val, cB64Body) && !placeholderToken(val) {
+	if kind == nameAWS && awsSecretValue(val) {
 		sc.add(vs, ve, ruleAWSSecret, prioStructured)
 		return
 	}
@@ -644,10 +639,97 @@ func (sc *scanner) assignment(p int) {
 	}
 }
 
+// assignOp reads the operator at p ('=' or ':'): where the name before it
+// ends and where the value after it starts, or !ok when it is no
+// assignment (==, =~, !=, :=:, a ':' of a "::" ...).
+func assignOp(s string, p int) (nameEnd, v int, ok bool) {
+	n := len(s)
+	nameEnd, v = p, p+1
+	if s[p] == '=' {
+		if v < n && (s[v] == '=' || s[v] == '~') {
+			return 0, 0, false
+		}
+		if v < n && s[v] == '>' {
+			v++
+		}
+		if p > 0 {
+			switch s[p-1] {
+			case ':':
+				nameEnd = p - 1
+			case '=', '!', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '?', '~':
+				return 0, 0, false
+			}
+		}
+	} else if (v < n && (s[v] == ':' || s[v] == '=')) || (p > 0 && s[p-1] == ':') {
+		return 0, 0, false
+	}
+	return nameEnd, v, true
+}
+
+// nameBefore returns the name s[start:end] of an assignment whose operator
+// (or its ':' of ":=") starts at nameEnd: it walks back over blanks, a
+// TypeScript '?', a subscript's ']' and the closing quote of a quoted
+// (possibly JSON-escaped) name. The name is empty when there is none, or
+// when it is longer than maxName.
+//
+// sure is false when, read in a raw JSON line, the walk met an escape whose
+// decoding could change the answer: an escaped tab among the blanks, an
+// escaped backslash before the quote, a \u escape at the name's start.
+// For decoded text sure means nothing.
+func nameBefore(s string, nameEnd int) (start, end int, sure bool) {
+	sure = true
+	j := nameEnd
+	for k := 0; k < 4 && j > 0 && (s[j-1] == ' ' || s[j-1] == '\t'); k++ {
+		j--
+	}
+	if j >= 2 && s[j-1] == 't' && s[j-2] == '\\' {
+		sure = false
+	}
+	if j > 0 && (s[j-1] == '?' || s[j-1] == ']') {
+		j--
+	}
+	if j > 0 && isQuote(s[j-1]) {
+		j--
+		if j > 0 && s[j-1] == '\\' {
+			j--
+			if j > 0 && s[j-1] == '\\' {
+				sure = false
+			}
+		}
+	}
+	end, start = j, j
+	for start > 0 && end-start <= maxName+5 && classes[s[start-1]]&cName != 0 {
+		start--
+	}
+	if end-start > maxName {
+		// Too long; in a raw line the run may start with the letter of a
+		// \n (or the five bytes of a \uXXXX), without which it fits.
+		if end-start <= maxName+5 && start > 0 && s[start-1] == '\\' && strings.IndexByte("nrtu", s[start]) >= 0 {
+			sure = false
+		}
+		return end, end, sure
+	}
+	if start > 0 && start < end && s[start-1] == '\\' {
+		switch s[start] {
+		case 'n', 'r', 't':
+			start++
+		case 'u':
+			sure = false
+		}
+	}
+	return start, end, sure
+}
+
 const (
 	maxName  = 80
 	maxValue = 4096
 )
+
+// awsSecretValue reports whether the value of an AWS-named assignment is a
+// secret access key.
+func awsSecretValue(val string) bool {
+	return len(val) == 40 && allClass(val, cB64Body) && !placeholderToken(val)
+}
 
 func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
 

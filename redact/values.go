@@ -84,6 +84,9 @@ const (
 // classifyName reports whether an assignment's name says its value is a
 // secret, and whether it names an AWS secret access key.
 func classifyName(name string) nameKind {
+	if !mayHoldSecretWord(letterMask(name)) {
+		return nameNone
+	}
 	var buf [maxName + 1]byte
 	k := 0
 	for i := 0; i < len(name) && k < len(buf); i++ {
@@ -142,6 +145,48 @@ func hasSecretWord(norm []byte) bool {
 		}
 	}
 	return false
+}
+
+// letterBit maps a letter, in either case, to its bit; other bytes to 0.
+var letterBit = func() (t [256]uint32) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = 1 << (c - 'a')
+		t[c-'a'+'A'] = 1 << (c - 'a')
+	}
+	return t
+}()
+
+// letterMask is the set of letters in s, ignoring case.
+func letterMask(s string) uint32 {
+	var m uint32
+	for i := 0; i < len(s); i++ {
+		m |= letterBit[s[i]]
+	}
+	return m
+}
+
+// The letters of each keyword hasSecretWord looks for ("passphrase" holds
+// those of "passw" but for the w, so it has its own).
+var (
+	maskSecret     = letterMask("secret")
+	maskToken      = letterMask("token")
+	maskPassw      = letterMask("passw")
+	maskPassphrase = letterMask("passphrase")
+	maskPwd        = letterMask("pwd")
+	maskPrivateKey = letterMask("privatekey")
+	maskAPIKey     = letterMask("apikey")
+	maskAccessKey  = letterMask("accesskey")
+	maskAuth       = letterMask("auth")
+)
+
+// mayHoldSecretWord reports whether a name with the letters m could hold
+// one of hasSecretWord's keywords: false means it certainly does not. It
+// is the cheap test that spares most names (type, uuid, text, ...) the
+// normalising.
+func mayHoldSecretWord(m uint32) bool {
+	x := ^m // the letters missing
+	return x&maskSecret == 0 || x&maskToken == 0 || x&maskPassw == 0 || x&maskPassphrase == 0 ||
+		x&maskPwd == 0 || x&maskPrivateKey == 0 || x&maskAPIKey == 0 || x&maskAccessKey == 0 || x&maskAuth == 0
 }
 
 func hasPrefixB(b []byte, p string) bool {

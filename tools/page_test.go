@@ -204,7 +204,7 @@ func rowID(groupBy ...string) func(map[string]any) string {
 }
 
 func wantFindings(t *testing.T, snap *logs.Snapshot) []string {
-	scan, err := snap.ScanSecrets(context.Background(), logs.SecretQuery{Sessions: snap.Sessions, Find: findSecrets})
+	scan, err := snap.ScanSecrets(context.Background(), logs.SecretQuery{Sessions: snap.Sessions, FindLine: findLineSecrets, FindText: findTextSecrets})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"io"
 	"strconv"
 
 	"github.com/agent-activity/agent-activity/logs"
@@ -87,7 +88,7 @@ func ScanSecrets(d Deps) Spec {
 				return ScanSecretsOut{}, err
 			}
 			sessions = a.filter(sessions)
-			scan, err := snap.ScanSecrets(ctx, logs.SecretQuery{Sessions: sessions, Range: tr, Find: findSecrets})
+			scan, err := snap.ScanSecrets(ctx, logs.SecretQuery{Sessions: sessions, Range: tr, FindLine: findLineSecrets, FindText: findTextSecrets})
 			if err != nil {
 				return ScanSecretsOut{}, err
 			}
@@ -110,8 +111,19 @@ func ScanSecrets(d Deps) Spec {
 		}).withHints("scan secrets leaked credentials api keys tokens passwords security audit rotate", false)
 }
 
-func findSecrets(text string) []logs.SecretMatch {
-	fs := redact.Find(text)
+// findTextSecrets finds the secrets of a spilled output as it streams.
+func findTextSecrets(r io.Reader, visit func(logs.SecretMatch)) error {
+	return redact.FindReader(r, func(f redact.Finding) { visit(logs.SecretMatch{Rule: f.Rule, Secret: f.Secret}) })
+}
+
+// findLineSecrets finds the secrets of a raw transcript line; the Secrets
+// FindJSON returns are copies, so the line's buffer can be reused.
+func findLineSecrets(line []byte) []logs.SecretMatch { return secretMatches(redact.FindJSON(line)) }
+
+func secretMatches(fs []redact.Finding) []logs.SecretMatch {
+	if len(fs) == 0 {
+		return nil
+	}
 	out := make([]logs.SecretMatch, len(fs))
 	for i, f := range fs {
 		out[i] = logs.SecretMatch{Rule: f.Rule, Secret: f.Secret}
