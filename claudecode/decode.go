@@ -266,6 +266,10 @@ func compactJSON(raw []byte, max int) string {
 
 func decodeAgentMeta(b []byte) (rawAgentMeta, bool) {
 	var m rawAgentMeta
+	var d fastDecoder
+	if d.agentMeta(b, &m) {
+		return m, true
+	}
 	if classify(unmarshal(b, &m)) == decodeFailed {
 		return m, false
 	}

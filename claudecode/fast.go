@@ -3,6 +3,8 @@ package claudecode
 import (
 	"bytes"
 	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -38,6 +40,7 @@ type fastDecoder struct {
 	curUsage *rawUsage // the usage object being read: the response's or an iteration's
 	curModel string    // the modelUsage member being read
 	in       *rawToolInput
+	meta     *rawAgentMeta
 }
 
 // maxDepth bounds the nesting the fast path skips; deeper lines go to sonic.
@@ -73,6 +76,7 @@ const (
 	kModelCounts
 	kToolInput
 	kTodo
+	kAgentMeta
 )
 
 // field reads (or skips) the value of one member of an object of kind k.
@@ -96,6 +100,8 @@ func (d *fastDecoder) field(k objKind, key []byte, seen *uint64, depth int) bool
 		return d.toolInputField(key, seen)
 	case kTodo:
 		return d.todoField(key, seen)
+	case kAgentMeta:
+		return d.agentMetaField(key, seen)
 	}
 	return d.skip(depth + 1)
 }
@@ -599,6 +605,29 @@ func (d *fastDecoder) todoField(key []byte, seen *uint64) bool {
 	return d.skip(0)
 }
 
+// agentMeta decodes a subagent's .meta.json; ok is false when sonic must
+// decide.
+func (d *fastDecoder) agentMeta(b []byte, m *rawAgentMeta) bool {
+	d.b, d.i, d.meta = b, 0, m
+	*m = rawAgentMeta{}
+	d.ws()
+	if !d.object(kAgentMeta, 0) {
+		return false
+	}
+	d.ws()
+	return d.i == len(d.b)
+}
+
+func (d *fastDecoder) agentMetaField(key []byte, seen *uint64) bool {
+	switch string(key) {
+	case "agentType":
+		return once(seen, 1) && d.str(&d.meta.AgentType)
+	case "description":
+		return once(seen, 2) && d.str(&d.meta.Description)
+	}
+	return d.skip(0)
+}
+
 // resultContent decodes a tool result's content (a string or a list of
 // blocks) into d.blocks; ok is false when sonic must decide. Like toolInput
 // it needs a decoder of its own.
@@ -737,12 +766,11 @@ func (d *fastDecoder) quoted() (s []byte, esc bool, ok bool) {
 
 // str decodes a string value into dst (null leaves it as is). A string
 // without escapes aliases the line, as sonic's strings do; one with escapes is
-// unquoted by sonic.
+// a copy, unquoted as sonic unquotes.
 func (d *fastDecoder) str(dst *string) bool {
 	if d.null() {
 		return true
 	}
-	start := d.i
 	s, esc, ok := d.quoted()
 	if !ok {
 		return false
@@ -754,7 +782,90 @@ func (d *fastDecoder) str(dst *string) bool {
 		}
 		return true
 	}
-	return unmarshal(d.b[start:d.i], dst) == nil
+	u, ok := unquote(s)
+	if ok {
+		*dst = u
+	}
+	return ok
+}
+
+// unquote decodes the inside of a JSON string that holds escapes, as sonic
+// does: other bytes are kept as they are (no UTF-8 check), a surrogate
+// escape not paired with its other half reads as U+FFFD. ok is false for an
+// escape JSON does not have.
+func unquote(s []byte) (string, bool) {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		k := bytes.IndexByte(s[i:], '\\')
+		if k < 0 {
+			out = append(out, s[i:]...)
+			break
+		}
+		out = append(out, s[i:i+k]...)
+		i += k
+		if i+1 >= len(s) {
+			return "", false
+		}
+		switch c := s[i+1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(s[i+2:])
+			if !ok {
+				return "", false
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				r2, ok := rune(0), false
+				if r < 0xdc00 && i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
+					r2, ok = hex4(s[i+2:])
+				}
+				if ok && r2 >= 0xdc00 && r2 < 0xe000 {
+					r, i = utf16.DecodeRune(r, r2), i+6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			out = utf8.AppendRune(out, r)
+			continue
+		default:
+			return "", false
+		}
+		i += 2
+	}
+	return string(out), true
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func hex4(s []byte) (rune, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // lazyStr is str, except that a string with escapes is left quoted in

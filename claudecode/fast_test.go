@@ -129,6 +129,9 @@ func TestFastLineShapes(t *testing.T) {
 		{`{"type":null,"isMeta":null,"message":null}`, false},
 		{`{"isMeta":nul}`, true},
 		{`{"type":"user","message":{"content":"a\\"}}`, false},
+		{`{"type":"user","cwd":"C:\\Users\\x","message":{"content":"\ud800\u0041 \ud83d\ude00 \udc00 \ud800\ud800\udc00 \u0000 \/\b\f\r\t \u00E9"}}`, false},
+		{"{\"type\":\"user\",\"message\":{\"content\":\"\xff\xed\xa0\x80\\n\"}}", false},
+		{`{"type":"user","message":{"content":"bad \u12"}}`, true},
 		{`{"type":"user","message":{"content":"a\\\"b"}}`, false},
 	} {
 		fast, slow, fastOK, slowOK, dec := readBoth([]byte(tc.line))
@@ -158,6 +161,32 @@ func FuzzFastLine(f *testing.F) {
 		fast, slow, fastOK, slowOK, _ := readBoth(line)
 		if fastOK != slowOK || fast != slow {
 			t.Fatalf("%q: fast ok=%v, sonic ok=%v\nfast:  %s\nsonic: %s", line, fastOK, slowOK, fast, slow)
+		}
+	})
+}
+
+// FuzzUnquote: a string with escapes reads as sonic reads it, or both
+// reject it.
+func FuzzUnquote(f *testing.F) {
+	for _, s := range []string{`a\nb`, `\ud800\u0041`, `\ud83d\ude00`, "\xff\\n", `\udc00`, `\ud800\ud800\udc00`, `\u0000`, `\x`, `\u12`, `tab\there \"q\" \\ \/`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		if bytes.IndexByte(s, '\\') < 0 {
+			return // only strings with escapes are unquoted
+		}
+		quoted := append(append([]byte{'"'}, s...), '"')
+		var d fastDecoder
+		d.b = quoted
+		inside, _, ok := d.quoted()
+		if !ok || d.i != len(quoted) {
+			return // the quote closes early: not one string
+		}
+		got, ok := unquote(inside)
+		var want string
+		wantOK := unmarshal(quoted, &want) == nil
+		if ok != wantOK || ok && got != want {
+			t.Fatalf("%q: unquote %q %v, sonic %q %v", s, got, ok, want, wantOK)
 		}
 	})
 }
