@@ -7,10 +7,14 @@ import (
 	"strings"
 )
 
-// FileTouch is one tool call that read, edited or wrote a file.
+// FileTouch is one tool call that read, edited or wrote a file: the call,
+// and the file and action of this touch (a call that touches several files,
+// a patch, is a touch of each).
 type FileTouch struct {
 	Session *Session
-	Call    Call
+	Call    *Call
+	Path    string
+	Action  FileAction
 }
 
 // PathMatcher matches file paths: exact, by path-segment suffix, or by glob.
@@ -106,21 +110,27 @@ func (pm *PathMatcher) Match(file string) bool {
 func (snap *Snapshot) FileActivity(pm *PathMatcher, sessions []*Session, tr TimeRange) []FileTouch {
 	// Counted first, then filled: on a whole history the list is tens of
 	// thousands of touches, and growing it by doubling would hold twice that.
-	each := func(fn func(s *Session, c Call)) {
+	each := func(fn func(FileTouch)) {
 		for _, s := range sessions {
 			for _, call := range s.Calls() {
-				for c := range call.Touches() {
-					if tr.Contains(c.Time) && pm.Match(c.Path) {
-						fn(s, c)
+				if call.Action == ActionNone || !tr.Contains(call.Time) {
+					continue
+				}
+				if pm.Match(call.Path) {
+					fn(FileTouch{Session: s, Call: call, Path: call.Path, Action: call.Action})
+				}
+				for _, m := range call.More {
+					if pm.Match(m.Path) {
+						fn(FileTouch{Session: s, Call: call, Path: m.Path, Action: m.Action})
 					}
 				}
 			}
 		}
 	}
 	n := 0
-	each(func(*Session, Call) { n++ })
+	each(func(FileTouch) { n++ })
 	out := make([]FileTouch, 0, n)
-	each(func(s *Session, c Call) { out = append(out, FileTouch{Session: s, Call: c}) })
+	each(func(t FileTouch) { out = append(out, t) })
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Call.Time > out[j].Call.Time })
 	return out
 }

@@ -94,14 +94,15 @@ func FileActivity(d Deps) Spec {
 			out := FileActivityOut{Touches: []FileTouchOut{}, TotalTouches: len(touches), CoverageFrom: rfcTime(snap.CoverageFrom()), page: pager}
 			for _, t := range pg {
 				out.Touches = append(out.Touches, FileTouchOut{SessionID: t.Session.ID, ToolUseID: clip(t.Call.ID), Repo: clip(t.Session.Repo),
-					Timestamp: rfc(t.Call.Time), ToolName: name(t.Call.Name), Action: t.Call.Action.String(),
-					FilePath: text(t.Call.Path, 500), Source: source(t.Call.Sidechain), Outcome: t.Call.Outcome(snap.IsLive(t.Session))})
+					Timestamp: rfc(t.Call.Time), ToolName: name(t.Call.Name), Action: t.Action.String(),
+					FilePath: text(t.Path, 500), Source: source(t.Call.Sidechain), Outcome: t.Call.Outcome(snap.IsLive(t.Session))})
 			}
 			if more {
 				out.Truncated, out.NextCursor = true, pager.after(len(pg))
 			}
 			// The sessions, from every touch (newest first, as touches are).
 			bySession := map[*logs.Session]*FileSessionOut{}
+			lastMs := map[*logs.Session]int64{}
 			var order []*logs.Session
 			for _, t := range touches {
 				fs := bySession[t.Session]
@@ -109,11 +110,13 @@ func FileActivity(d Deps) Spec {
 					fs = &FileSessionOut{SessionID: t.Session.ID, Repo: clip(t.Session.Repo)}
 					bySession[t.Session] = fs
 					order = append(order, t.Session)
+					lastMs[t.Session] = t.Call.Time
 				}
-				if last := rfc(t.Call.Time); last > fs.LastTouch {
-					fs.LastTouch = last
-				}
+				lastMs[t.Session] = max(lastMs[t.Session], t.Call.Time)
 				fs.Touches++
+			}
+			for s, fs := range bySession {
+				fs.LastTouch = rfc(lastMs[s])
 			}
 			sort.SliceStable(order, func(i, j int) bool { return bySession[order[i]].LastTouch > bySession[order[j]].LastTouch })
 			out.SessionsTotal = len(order)
