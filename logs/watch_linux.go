@@ -83,6 +83,14 @@ func (w *watcher) note(b []byte) {
 		switch {
 		case ev.Mask&unix.IN_Q_OVERFLOW != 0:
 			w.broken = true // events were lost
+		case name == "" && ev.Mask&(unix.IN_MOVE_SELF|unix.IN_DELETE_SELF) != 0:
+			// The watched folder itself moved or went: its old path is no
+			// longer watched (a new folder there must be), and the sweep finds
+			// where it went (a watch of the same folder keeps its descriptor).
+			if dir, ok := w.dirs[ev.Wd]; ok {
+				delete(w.watched, dir)
+			}
+			w.sweep = true
 		case ev.Mask&unix.IN_IGNORED != 0:
 			// The folder went (or was unwatched): a sweep lists again, and a
 			// folder it lists again is watched again.

@@ -192,3 +192,67 @@ func TestWatcherNeverStale(t *testing.T) {
 		t.Errorf("only %d of 200 looks were the watcher's", st.restats)
 	}
 }
+
+// TestWatcherFolderMovedAndRecreated: a project folder renamed away and a
+// new one made under its old name are both watched: an append in either is
+// seen at once.
+func TestWatcherFolderMovedAndRecreated(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the watcher is used on Linux only")
+	}
+	root := t.TempDir()
+	line := func(n int) string {
+		return asst(sidA, fmt.Sprintf("u%d", n), "2026-11-28T10:00:00.000Z", fmt.Sprintf("msg_%d", n), "m", textBlock, 1, 1, 0, 0, "")
+	}
+	write := func(p string, n int) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(line(n))
+		f.Close()
+	}
+	a := filepath.Join(root, "-p-a", sidA+".jsonl")
+	write(a, 1)
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t), Watch: true})
+	defer st.Close()
+	if st.watch == nil {
+		t.Skip("no inotify here")
+	}
+	output := func() int64 {
+		t.Helper()
+		snap, err := st.Snapshot(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for _, s := range snap.Sessions {
+			n += s.Usage.Total.Output
+		}
+		return n
+	}
+	for i := 0; i < 3; i++ {
+		output()
+	}
+	if err := os.Rename(filepath.Join(root, "-p-a"), filepath.Join(root, "-p-b")); err != nil {
+		t.Fatal(err)
+	}
+	output()
+	b := filepath.Join(root, "-p-b", sidA+".jsonl")
+	write(filepath.Join(root, "-p-a", sidB+".jsonl"), 10) // a new folder under the old name
+	output()
+	output()
+	want := int64(2)
+	for n := 20; n < 25; n++ {
+		write(filepath.Join(root, "-p-a", sidB+".jsonl"), n)
+		write(b, n+100)
+		want += 2
+		if got := output(); got != want {
+			t.Fatalf("after appends in the new and the moved folder: output %d, want %d", got, want)
+		}
+	}
+}
