@@ -122,6 +122,10 @@ func (w *watcher) track(dirs []string) {
 		if w.watched[d] {
 			continue
 		}
+		if remote(d) {
+			w.broken = true // writes made elsewhere send no event: sweep always
+			return
+		}
 		wd, err := unix.InotifyAddWatch(w.fd, d, watchMask)
 		if err != nil {
 			w.broken = true // a watch limit or a vanished folder: the sweep takes over
@@ -134,6 +138,24 @@ func (w *watcher) track(dirs []string) {
 	if added {
 		w.sweep = true
 	}
+}
+
+// remote reports whether dir is on a file system whose changes can be made
+// by another machine or kernel (NFS, SMB, FUSE such as sshfs, 9p such as
+// WSL's /mnt/c, Ceph, AFS, Coda): inotify sees only the writes made here, so
+// the watcher cannot vouch for it. A statfs that fails counts as remote.
+func remote(dir string) bool {
+	var fs unix.Statfs_t
+	if unix.Statfs(dir, &fs) != nil {
+		return true
+	}
+	switch uint32(fs.Type) {
+	case unix.NFS_SUPER_MAGIC, unix.SMB_SUPER_MAGIC, unix.SMB2_SUPER_MAGIC, unix.CIFS_SUPER_MAGIC,
+		unix.FUSE_SUPER_MAGIC, unix.V9FS_MAGIC, unix.CEPH_SUPER_MAGIC, unix.AFS_SUPER_MAGIC,
+		unix.AFS_FS_MAGIC, unix.CODA_SUPER_MAGIC:
+		return true
+	}
+	return false
 }
 
 func (w *watcher) close() {
