@@ -261,8 +261,8 @@ func writeWords(b targetWriter, argv []string) {
 // shellSafe reports whether w reads back as itself without quotes: letters,
 // digits and _@%+:,./- (and = after the first word).
 func shellSafe(w string, first bool) bool {
-	if w == "" {
-		return false
+	if w == "" || first && slices.Contains(shReserved, w) {
+		return false // a program named like a reserved word (`X=1 do build`) is quoted to stay a program
 	}
 	for i := 0; i < len(w); i++ {
 		c := w[i]

@@ -273,7 +273,8 @@ func TestClassifyShellFastPath(t *testing.T) {
 	cmds := []string{"go test ./...", "  go   test\t./...  ", "ls -la /tmp", "npm run build", "timeout 60 go test ./...",
 		"make", "make -C dir test", "git push -u origin main", "gh pr create --title x", "uv run pytest -q",
 		"python -m pytest", "env GOFLAGS=-count=1 go test ./...", "cd /repo", "bash -c ls", "sh", "if true", "x=1 go test",
-		"go test -run=TestA ./...", "go test ./... 2", "cargo +nightly test", "npx vitest run", "docker buildx build ."}
+		"go test -run=TestA ./...", "go test ./... 2", "cargo +nightly test", "npx vitest run", "docker buildx build .",
+		"CGO_ENABLED=0 GOOS=linux do build -o app .", "timeout 60 do build", "env X=1 then make"}
 	for _, c := range classifyCases {
 		cmds = append(cmds, c.cmd, CommandTarget(c.cmd))
 	}
