@@ -6,6 +6,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // The fast path of the line decoder.
@@ -742,26 +744,12 @@ func (d *fastDecoder) quoted() (s []byte, esc bool, ok bool) {
 	if d.peek() != '"' {
 		return nil, false, false
 	}
-	start := d.i + 1
-	j := start
-	for {
-		k := bytes.IndexByte(d.b[j:], '"')
-		if k < 0 {
-			return nil, false, false
-		}
-		q := j + k
-		n := 0
-		for p := q - 1; p >= start && d.b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			d.i = q + 1
-			s = d.b[start:q]
-			return s, esc || bytes.IndexByte(s, '\\') >= 0, true
-		}
-		esc = true
-		j = q + 1
+	q, esc := transcript.ClosingQuote(d.b, d.i)
+	if q < 0 {
+		return nil, false, false
 	}
+	s, d.i = d.b[d.i+1:q], q+1
+	return s, esc, true
 }
 
 // str decodes a string value into dst (null leaves it as is). A string

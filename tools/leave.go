@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agent-activity/agent-activity/redact"
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // The answer budget (SPEC §7): what a model's client shows inline. The
@@ -124,7 +125,7 @@ func redactJSON(b []byte) (json.RawMessage, error) {
 			break
 		}
 		start := i + k
-		end, esc := closingQuote(b, start)
+		end, esc := transcript.ClosingQuote(b, start)
 		if end < 0 {
 			return nil, fmt.Errorf("answer JSON has an unterminated string at byte %d", start)
 		}
@@ -156,27 +157,6 @@ func redactJSON(b []byte) (json.RawMessage, error) {
 		return b, nil
 	}
 	return append(out, b[done:]...), nil
-}
-
-// closingQuote returns the index of the quote that closes the string opening
-// at b[start], and whether the string holds an escape; -1 when none does.
-func closingQuote(b []byte, start int) (int, bool) {
-	esc := false
-	for j := start + 1; ; {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return -1, esc
-		}
-		q := j + k
-		n := 0
-		for p := q - 1; p > start && b[p] == '\\'; p-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q, esc || bytes.IndexByte(b[start+1:q], '\\') >= 0
-		}
-		esc, j = true, q+1
-	}
 }
 
 // redactString skips the redactor for the strings most of an answer is made
