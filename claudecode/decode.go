@@ -232,18 +232,24 @@ func resultText(raw []byte) string {
 		if classify(unmarshal(raw, &bs)) == decodeFailed {
 			return ""
 		}
-		var sb strings.Builder
-		for _, b := range bs {
-			if b.Type == "text" && b.Text != "" {
-				if sb.Len() > 0 {
-					sb.WriteByte('\n')
-				}
-				sb.WriteString(b.Text)
-			}
-		}
-		return sb.String()
+		return joinText(bs)
 	}
 	return ""
+}
+
+// joinText joins the non-empty text blocks of a tool result, one a line.
+// Image and other non-text blocks are skipped.
+func joinText(bs []rawBlock) string {
+	var sb strings.Builder
+	for i := range bs {
+		if t := bs[i].text(); bs[i].Type == "text" && t != "" {
+			if sb.Len() > 0 {
+				sb.WriteByte('\n')
+			}
+			sb.WriteString(t)
+		}
+	}
+	return sb.String()
 }
 
 func decodeToolInput(raw []byte) rawToolInput {

@@ -115,20 +115,10 @@ func (r *Reader) resultText(raw []byte) string {
 	if raw = trimSpace(raw); r.fast == nil || !r.sub.resultContent(raw) {
 		return resultText(raw)
 	}
-	bs := r.sub.blocks
-	if len(bs) == 1 && bs[0].Type == "text" {
-		return bs[0].text()
+	if bs := r.sub.blocks; len(bs) == 1 && bs[0].Type == "text" {
+		return bs[0].text() // the common case, without a copy
 	}
-	var sb strings.Builder
-	for i := range bs {
-		if t := bs[i].text(); bs[i].Type == "text" && t != "" {
-			if sb.Len() > 0 {
-				sb.WriteByte('\n')
-			}
-			sb.WriteString(t)
-		}
-	}
-	return sb.String()
+	return joinText(r.sub.blocks)
 }
 
 // fill builds the parts of the entry every pass needs.
