@@ -1,6 +1,11 @@
 package transcript
 
-import "testing"
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
 
 func TestClosingQuote(t *testing.T) {
 	for _, tc := range []struct {
@@ -22,4 +27,47 @@ func TestClosingQuote(t *testing.T) {
 			t.Errorf("ClosingQuote(%s) = %d, %v; want %d, %v", tc.in, end, esc, tc.end, tc.esc)
 		}
 	}
+}
+
+// TestClosingQuoteBlocks compares the block walk with the byte-wise search on
+// strings long enough to cross blocks, made of the bytes that matter: quotes,
+// backslashes and others, in runs of every length across block edges.
+func TestClosingQuoteBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte{'"', '\\', 'a', '\\', 'n'}
+	for n := 0; n < 200000; n++ {
+		b := make([]byte, 1+rng.IntN(300))
+		b[0] = '"'
+		for i := 1; i < len(b); i++ {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+			if rng.IntN(4) > 0 && b[i] == '"' {
+				b[i] = 'x' // mostly long strings
+			}
+		}
+		checkClosing(t, b)
+	}
+}
+
+func checkClosing(t *testing.T, b []byte) {
+	t.Helper()
+	for _, open := range []int{0, bytes.IndexByte(b[min(1, len(b)):], '"') + 1} {
+		if open >= len(b) || b[open] != '"' {
+			continue
+		}
+		end, esc := ClosingQuote(b, open)
+		wantEnd, wantEsc := closingFrom(b, open, open+1, false)
+		if end != wantEnd || (end >= 0 && esc != wantEsc) {
+			t.Fatalf("ClosingQuote(%q, %d) = %d, %v; byte-wise %d, %v", b, open, end, esc, wantEnd, wantEsc)
+		}
+	}
+}
+
+func FuzzClosingQuote(f *testing.F) {
+	f.Add([]byte(`"` + strings.Repeat(`a\"`, 40) + `"`))
+	f.Add([]byte(`"` + strings.Repeat(`\\`, 33) + `"` + strings.Repeat("b", 70)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == '"' {
+			checkClosing(t, b)
+		}
+	})
 }
