@@ -90,35 +90,19 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 	loc := snap.cfg.Location
 	type group struct {
 		keys     map[string]string
-		sessions map[*Session]struct{}
+		sessions int
+		last     *Session // the session counted last: sessions are walked one at a time
 		usage    Tally
 	}
 	groups := map[string]*group{}
-	all := map[*Session]struct{}{}
 	var rep Report
 	model := strings.ToLower(q.Model)
-	// Calendar keys are formatted once per quarter hour, not per response.
-	// Formatting is once per local date: the quarters of one day share it.
-	calendar := map[int64][3]string{}
-	byDate := map[int][3]string{}
-	calKeys := func(quarter int64) [3]string {
-		if k, ok := calendar[quarter]; ok {
-			return k
-		}
-		t := time.UnixMilli(quarter * quarterMs).In(loc)
-		y, m, d := t.Date()
-		date := y*10000 + int(m)*100 + d
-		k, ok := byDate[date]
-		if !ok {
-			wy, w := t.ISOWeek()
-			k = [3]string{t.Format("2006-01-02"), fmt.Sprintf("%04d-W%02d", wy, w), t.Format("2006-01")}
-			byDate[date] = k
-		}
-		calendar[quarter] = k
-		return k
-	}
+	cal := newCalendar(loc)
+	calKeys := cal.keys
 	modelOK := map[string]bool{}
 	var id []byte
+	var g *group // the group added to last: a session's next bucket is mostly in it too
+	var counted *Session
 	add := func(s *Session, quarter int64, m string, u Tally) {
 		var vals [2]string
 		id = id[:0]
@@ -129,18 +113,26 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 			}
 			id = append(id, vals[j]...)
 		}
-		g := groups[string(id)]
+		if g == nil || g.last != s || !sameKeys(g.keys, q.GroupBy, vals) {
+			g = groups[string(id)]
+		}
 		if g == nil {
 			keys := make(map[string]string, len(q.GroupBy))
 			for j, k := range q.GroupBy {
 				keys[k] = vals[j]
 			}
-			g = &group{keys: keys, sessions: map[*Session]struct{}{}}
+			g = &group{keys: keys}
 			groups[string(id)] = g
 		}
-		g.sessions[s] = struct{}{}
+		if g.last != s {
+			g.last = s
+			g.sessions++
+		}
 		g.usage.Merge(u)
-		all[s] = struct{}{}
+		if counted != s {
+			counted = s
+			rep.Sessions++
+		}
 		rep.Totals.Merge(u)
 	}
 	for _, s := range snap.Sessions {
@@ -183,10 +175,69 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 	sort.Strings(ids)
 	for _, id := range ids {
 		g := groups[id]
-		rep.Rows = append(rep.Rows, ReportRow{Keys: g.keys, Sessions: len(g.sessions), Usage: g.usage})
+		rep.Rows = append(rep.Rows, ReportRow{Keys: g.keys, Sessions: g.sessions, Usage: g.usage})
 	}
-	rep.Sessions = len(all)
 	return rep
+}
+
+// calendar gives a quarter hour's day, week and month keys in a location.
+// Keys are formatted once per local date, and a quarter hour within the span
+// of the date looked up last (a session's next bucket mostly is) reuses them
+// without a time zone lookup.
+type calendar struct {
+	loc            *time.Location
+	byDate         map[int][3]string
+	spanLo, spanHi int64 // ms: instants known to fall on span's date
+	span           [3]string
+}
+
+func newCalendar(loc *time.Location) *calendar {
+	return &calendar{loc: loc, byDate: map[int][3]string{}}
+}
+
+const dayMs = 24 * 3600 * 1000
+
+func (c *calendar) keys(quarter int64) [3]string {
+	ms := quarter * quarterMs
+	if ms >= c.spanLo && ms < c.spanHi {
+		return c.span
+	}
+	t := time.UnixMilli(ms).In(c.loc)
+	y, m, d := t.Date()
+	date := y*10000 + int(m)*100 + d
+	k, ok := c.byDate[date]
+	if !ok {
+		wy, w := t.ISOWeek()
+		k = [3]string{t.Format("2006-01-02"), fmt.Sprintf("%04d-W%02d", wy, w), t.Format("2006-01")}
+		c.byDate[date] = k
+	}
+	// Under one offset the date is the day of the shifted instant, so it
+	// spans a whole day of shifted time; a change of offset ends the span.
+	_, off := t.Zone()
+	local := ms + int64(off)*1000
+	day := local / dayMs
+	if local%dayMs < 0 {
+		day--
+	}
+	c.spanLo, c.spanHi, c.span = day*dayMs-int64(off)*1000, (day+1)*dayMs-int64(off)*1000, k
+	lo, hi := t.ZoneBounds()
+	if !lo.IsZero() {
+		c.spanLo = max(c.spanLo, lo.UnixMilli())
+	}
+	if !hi.IsZero() {
+		c.spanHi = min(c.spanHi, hi.UnixMilli())
+	}
+	return k
+}
+
+// sameKeys reports whether a group's keys are vals, the values of keys.
+func sameKeys(have map[string]string, keys []string, vals [2]string) bool {
+	for j, k := range keys {
+		if have[k] != vals[j] {
+			return false
+		}
+	}
+	return true
 }
 
 func groupValue(key string, s *Session, quarter int64, model string, cal func(int64) [3]string) string {
