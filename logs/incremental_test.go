@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -76,14 +77,21 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
 	extended := 0
-	for step := 0; step < 40; step++ {
+	type lateResult struct{ path, sid, id string }
+	var late []lateResult
+	lastMsg := map[string]string{} // file -> the id of its last new response
+	for step := 0; step < 100; step++ {
 		p := files[rng.IntN(len(files))]
+		if rng.IntN(10) < 7 { // mostly a few live files, which a look extends again and again
+			p = files[rng.IntN(3)]
+		}
 		sid := strings.TrimSuffix(filepath.Base(p), ".jsonl")
 		ts := fmt.Sprintf("2026-11-29T%02d:%02d:00.000Z", 12+step/60, step%60)
 		var line string
-		switch rng.IntN(4) {
+		switch rng.IntN(7) {
 		case 0: // a new response
 			line = asst(sid, fmt.Sprintf("inc-%d", step), ts, fmt.Sprintf("msg_inc_%d", step), "claude-sonnet-4-5", textBlock, 10, int64(step), 100, 1000, "")
+			lastMsg[p] = fmt.Sprintf("msg_inc_%d", step)
 		case 1: // a later, larger copy of the previous new response
 			line = asst(sid, fmt.Sprintf("inc-%d", step), ts, fmt.Sprintf("msg_inc_%d", step-1), "claude-sonnet-4-5", textBlock, 10, int64(step*10), 100, 1000, "")
 		case 2: // a tool call and its result
@@ -91,6 +99,23 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 				user(sid, fmt.Sprintf("inc-r-%d", step), ts, toolResult(fmt.Sprintf("t_inc_%d", step), "Exit code 1", yes), "")
 		case 3: // a prompt
 			line = user(sid, fmt.Sprintf("inc-%d", step), ts, `"keep going"`, "")
+		case 5: // a later, larger copy of this file's last new response, read in a look before
+			if m, ok := lastMsg[p]; ok {
+				line = asst(sid, fmt.Sprintf("inc-%d", step), ts, m, "claude-sonnet-4-5", textBlock, 10, int64(step*100), 100, 1000, "")
+			} else {
+				line = user(sid, fmt.Sprintf("inc-%d", step), ts, `"next"`, "")
+			}
+		case 6: // a copy of all-zero usage: a response of its own until a later read takes it back
+			line = asst(sid, fmt.Sprintf("inc-%d", step), ts, fmt.Sprintf("msg_zero_%d", step), "claude-sonnet-4-5", textBlock, 0, 0, 0, 0, "")
+		case 4: // a call now, its result in a later step (the call's summary is then shared with the snapshot before)
+			id := fmt.Sprintf("t_late_%d", step)
+			line = asst(sid, fmt.Sprintf("inc-%d", step), ts, fmt.Sprintf("msg_inc_%d", step), "claude-opus-4-5", toolUse(id, "Read", `{"file_path":"/tmp/x"}`), 3, 4, 0, 0, "")
+			late = append(late, lateResult{p, sid, id})
+		}
+		if len(late) > 0 && rng.IntN(2) == 0 {
+			r := late[0]
+			late = late[1:]
+			appendLine(t, r.path, user(r.sid, "late-"+r.id, ts, toolResult(r.id, "no such file", yes), ""))
 		}
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
@@ -99,9 +124,13 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 		f.WriteString(line)
 		f.Close()
 		prev := st.snap
+		before := digest(prev)
 		got, err := st.Snapshot(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if after := digest(prev); after != before {
+			t.Fatalf("step %d (%s): extending changed the snapshot before it\n now: %.2000s\nthen: %.2000s", step, filepath.Base(p), after, before)
 		}
 		if got != prev {
 			extended++
@@ -115,8 +144,94 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	if extended == 0 {
 		t.Fatal("no look was answered")
 	}
-	if st.extensions < 20 {
-		t.Errorf("only %d of 40 looks were incremental (%d full builds)", st.extensions, st.fullBuilds)
+	if st.extensions < 50 {
+		t.Errorf("only %d of 100 looks were incremental (%d full builds)", st.extensions, st.fullBuilds)
 	}
 	t.Logf("%d incremental, %d full builds", st.extensions, st.fullBuilds)
+}
+
+func appendLine(t *testing.T, path, line string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestExtensionLeavesEarlierSnapshots reads a snapshot from other goroutines
+// while later looks extend the files it holds (their lists are shared with
+// the extended summaries): what the readers see must not move, and under
+// -race the shared lists must not be written where a reader reads.
+func TestExtensionLeavesEarlierSnapshots(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "projects")
+	dir := filepath.Join(root, "-home-dev-live")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sid := "5e2f1c1a-0000-4000-8000-00000000live"
+	p := filepath.Join(dir, sid+".jsonl")
+	if err := os.WriteFile(p, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
+	st := NewStore(cfg)
+	step := 0
+	grow := func() {
+		ts := fmt.Sprintf("2026-11-29T10:%02d:%02d.000Z", step/60, step%60)
+		id := fmt.Sprintf("t_%d", step)
+		appendLine(t, p, asst(sid, fmt.Sprintf("a-%d", step), ts, fmt.Sprintf("msg_%d", step), "claude-sonnet-4-5", toolUse(id, "Bash", `{"command":"make"}`), 1, int64(step), 0, 0, ""))
+		if step > 0 { // the previous step's call gets its result, and its response a larger copy
+			appendLine(t, p, user(sid, fmt.Sprintf("r-%d", step), ts, toolResult(fmt.Sprintf("t_%d", step-1), "ok", no), ""))
+			appendLine(t, p, asst(sid, fmt.Sprintf("b-%d", step), ts, fmt.Sprintf("msg_%d", step-1), "claude-sonnet-4-5", textBlock, 1, int64(step*10), 0, 0, ""))
+		}
+		step++
+		if _, err := st.Snapshot(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 5 {
+		grow()
+	}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 2 {
+		held := st.snap
+		msgs := func() string { // the files' open messages, which extensions share too
+			var b strings.Builder
+			for _, f := range held.Files {
+				for i, m := range f.Messages() {
+					fmt.Fprintf(&b, "%d %x %d %+v\n", i, m.Key, m.Line, m.Usage)
+				}
+			}
+			return b.String()
+		}
+		want := digest(held) + msgs()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if got := digest(held) + msgs(); got != want {
+					t.Errorf("a held snapshot changed under a reader:\n now: %.1500s\nthen: %.1500s", got, want)
+					return
+				}
+			}
+		}()
+		for range 15 {
+			grow()
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if st.extensions < 30 {
+		t.Errorf("only %d looks were extensions (%d full builds)", st.extensions, st.fullBuilds)
+	}
 }

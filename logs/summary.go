@@ -143,6 +143,12 @@ type FileSummary struct {
 	callIdx map[uint64]int32       // during a read: hash of tool_use id -> index in Calls
 	orphans map[uint64]ResultState // results seen before their call (lines are not in order)
 
+	// A clone shares the lists of the summary it was cloned from: their
+	// first sharedMsgs and sharedCalls elements are the predecessor's too,
+	// and are copied before a write (msgAt, callAt, pushMsg). Appends go
+	// past the predecessor's length, which it never reads.
+	sharedMsgs, sharedCalls int
+
 	Summaries   []SummaryLine
 	leaves      map[uint64]bool // summary leafUuids -> seen as a line of this file
 	lateLeaf    bool            // a summary came after other lines: earlier lines need a look
@@ -210,11 +216,16 @@ func newFileSummary(d discovered) *FileSummary {
 	}
 }
 
-// clone returns a copy that can be extended without touching f.
+// clone returns a copy that can be extended without touching f. The lists
+// of calls and of open messages are shared, not copied: an extension appends
+// past f's length and copies a list before it changes an element of f's
+// (sharedMsgs, sharedCalls). A hot f's lookups move to the clone, since only
+// a read needs them and f is read no more: its successor is; if that read
+// fails, the next clone of f rebuilds them (openIndexes).
 func (f *FileSummary) clone() *FileSummary {
 	c := *f
 	c.Versions = append([]string(nil), f.Versions...) // the packed messages are shared: a read unpacks its own
-	c.Calls = append([]Call(nil), f.Calls...)
+	c.sharedCalls, c.sharedMsgs = len(f.Calls), len(f.msgs)
 	c.provisional = append([]zeroCopy(nil), f.provisional...)
 	c.Summaries = append([]SummaryLine(nil), f.Summaries...)
 	c.PRLinks = append([]string(nil), f.PRLinks...)
@@ -223,11 +234,34 @@ func (f *FileSummary) clone() *FileSummary {
 	c.head = append([]byte(nil), f.head...)
 	c.tail = append([]byte(nil), f.tail...)
 	c.ToolCounts = maps.Clone(f.ToolCounts)
-	if f.hot {
-		c.msgs = append(make([]Message, 0, len(f.msgs)+16), f.msgs...)
-		c.msgIdx, c.callIdx = maps.Clone(f.msgIdx), maps.Clone(f.callIdx)
-	}
+	f.msgIdx, f.callIdx = nil, nil
 	return &c
+}
+
+// msgAt is the open message i, to be changed: a message f shares with the
+// summary it was cloned from is first made f's own, with the whole list.
+func (f *FileSummary) msgAt(i int32) *Message {
+	if int(i) < f.sharedMsgs {
+		f.msgs, f.sharedMsgs = append(make([]Message, 0, cap(f.msgs)), f.msgs...), 0
+	}
+	return &f.msgs[i]
+}
+
+// pushMsg appends an open message (after a truncation the slot may be one
+// f shares).
+func (f *FileSummary) pushMsg(m Message) {
+	if len(f.msgs) < f.sharedMsgs {
+		f.msgs, f.sharedMsgs = append(make([]Message, 0, cap(f.msgs)), f.msgs...), 0
+	}
+	f.msgs = append(f.msgs, m)
+}
+
+// callAt is call i, to be changed, made f's own first as msgAt does.
+func (f *FileSummary) callAt(i int32) *Call {
+	if int(i) < f.sharedCalls {
+		f.Calls, f.sharedCalls = append(make([]Call, 0, cap(f.Calls)), f.Calls...), 0
+	}
+	return &f.Calls[i]
 }
 
 // cooled returns a copy of a hot summary with its messages packed and its
@@ -237,6 +271,7 @@ func (f *FileSummary) cooled() *FileSummary {
 	c.hot = false
 	c.messages = packMessages(c.msgs)
 	c.msgs, c.msgIdx, c.callIdx = nil, nil, nil
+	c.Calls, c.sharedMsgs = clipSlice(c.Calls), 0
 	return c
 }
 
@@ -338,7 +373,9 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 	f.Offset, f.phys = lines.Consumed()
 	f.head, f.tail = lines.Marks()
 	f.head, f.tail = bytes.Clone(f.head), bytes.Clone(f.tail)
-	f.Calls = clipSlice(f.Calls)
+	if !f.hot { // a hot file's lists grow on: cooled clips them
+		f.Calls = clipSlice(f.Calls)
+	}
 	if f.lateLeaf {
 		f.resolveLeaves(ctx)
 	}
@@ -347,15 +384,23 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 
 // openIndexes builds the lookups a read needs to find the copies it meets
 // again: they cost as much as the summary's own lists, so between reads they
-// are dropped and rebuilt from the messages and Calls (a read of an append is
-// O(the file's messages) either way: extension clones the lists too).
+// are dropped and rebuilt from the messages and Calls, except for a hot file,
+// whose reads keep them open.
 func (f *FileSummary) openIndexes() {
 	if f.hot { // kept open by the last read
 		f.reopenZeroCopies()
+		if f.msgIdx == nil { // moved to a clone whose read failed
+			f.indexOpen()
+		}
 		return
 	}
-	f.msgs = f.messages.unpack()
+	f.msgs, f.sharedMsgs = f.messages.unpack(), 0
 	f.reopenZeroCopies()
+	f.indexOpen()
+}
+
+// indexOpen builds the lookups of the open messages and of the calls.
+func (f *FileSummary) indexOpen() {
 	f.msgIdx = make(map[uint64]int32, len(f.msgs))
 	for i := range f.msgs {
 		if k := f.msgs[i].Key; k != 0 {
@@ -558,7 +603,7 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 		i, seen = f.msgIdx[h]
 	}
 	if seen {
-		prev := &f.msgs[i]
+		prev := f.msgAt(i)
 		if hasUsage && (!prev.HasUsage || u.Output >= prev.Usage.Output) {
 			prev.Usage, prev.HasUsage = u, true
 			if r.Model != "" {
@@ -574,7 +619,7 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 			i = int32(len(f.msgs))
 			f.msgIdx[h] = i
 		}
-		f.msgs = append(f.msgs, Message{Key: h, Model: f.internModel(r.Model), Time: ts, Usage: u,
+		f.pushMsg(Message{Key: h, Model: f.internModel(r.Model), Time: ts, Usage: u,
 			Sidechain: sidechain, Synthetic: r.APIError, HasUsage: hasUsage, Line: lineNo, Advisors: cloneAdvisors(r.Advisors)})
 		if !sidechain {
 			f.MainAssistantIDs++
@@ -584,7 +629,7 @@ func (f *FileSummary) foldResponse(e *transcript.Entry, sidechain bool) {
 		}
 	}
 	for j := first; j < int32(len(f.Calls)); j++ {
-		f.Calls[j].Msg = h
+		f.callAt(j).Msg = h
 	}
 	if r.ID != "" {
 		if f.lastByID == nil {
@@ -617,14 +662,14 @@ func (f *FileSummary) joinZeroCopies(id uint64, i int32) {
 			kept = append(kept, zc)
 			continue
 		}
-		m := &f.msgs[i]
+		m := f.msgAt(i)
 		if zc.time != 0 && (m.Time == 0 || zc.time < m.Time) {
 			m.Time = zc.time
 		}
 		m.Line = min(m.Line, zc.line)
 		f.markCopy(m, zc.sidechain, zc.apiError)
 		for _, c := range zc.calls {
-			f.Calls[c].Msg = m.Key
+			f.callAt(c).Msg = m.Key
 		}
 	}
 	f.zeroCopies = kept
@@ -645,7 +690,7 @@ func (f *FileSummary) settleZeroCopies() {
 		f.zeroCopies = f.zeroCopies[1:]
 		h := zc.id ^ 0x5a5a5a5a5a5a5a5a | 1 // its own identity, apart from any keyed copy
 		i := int32(len(f.msgs))
-		f.msgs = append(f.msgs, Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: zc.hasUsage, Line: zc.line})
+		f.pushMsg(Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: zc.hasUsage, Line: zc.line})
 		if !zc.sidechain {
 			f.MainAssistantIDs++
 		}
@@ -653,7 +698,7 @@ func (f *FileSummary) settleZeroCopies() {
 			f.APIErrors++
 		}
 		for _, c := range zc.calls {
-			f.Calls[c].Msg = h
+			f.callAt(c).Msg = h
 		}
 		f.provisional = append(f.provisional, zc)
 		if f.lastByID == nil {
@@ -760,7 +805,7 @@ func (f *FileSummary) foldResults(results []transcript.Result) {
 	for _, res := range results {
 		h := idHash(res.ToolUseID)
 		if i, ok := f.callIdx[h]; ok {
-			f.Calls[i].Result = res.State
+			f.callAt(i).Result = res.State
 		} else if res.ToolUseID != "" {
 			if f.orphans == nil {
 				f.orphans = map[uint64]ResultState{}
