@@ -2,6 +2,7 @@ package logs
 
 import (
 	"context"
+	"maps"
 	"sort"
 	"sync"
 	"time"
@@ -53,13 +54,15 @@ func (c Config) sources() []Source {
 type Store struct {
 	cfg Config
 
-	mu    sync.Mutex // serialises refreshes
-	dirs  *transcript.DirCache
-	found []discovered // the last discovery, reused as the next one's buffer
-	watch *watcher     // nil: every look sweeps
-	files map[string]*FileSummary
-	snap  *Snapshot
-	index map[uint64]respRef // message key -> its response in snap
+	mu     sync.Mutex // serialises refreshes
+	dirs   *transcript.DirCache
+	found  []discovered   // the last discovery, reused as the next one's buffer
+	synced bool           // files holds a summary of each of found, and nothing else
+	at     map[string]int // path -> its index in found, made by the first restat after a sweep
+	watch  *watcher       // nil: every look sweeps
+	files  map[string]*FileSummary
+	snap   *Snapshot
+	index  map[uint64]respRef // message key -> its response in snap
 
 	fullBuilds, extensions int // how snapshots were made (tests and benchmarks read them)
 	sweeps, restats, quiet int // how looks were made
@@ -107,11 +110,23 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
-	found, roots, ok := s.look()
+	found, roots, dirty, ok := s.look()
 	if !ok {
 		return s.snap, false, nil // the watcher vouches that nothing changed: no file system work
 	}
-	if s.snap != nil && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) && unchanged(found, s.files) {
+	// After a restat only the files it stated can have changed: the rest of
+	// found is what files already summarises.
+	cands := found
+	if dirty != nil && s.synced && s.snap != nil {
+		cands = make([]discovered, len(dirty))
+		for i, j := range dirty {
+			cands[i] = found[j]
+		}
+	} else {
+		dirty = nil
+	}
+	if s.snap != nil && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) && unchanged(cands, s.files) {
+		s.synced = true
 		return s.snap, false, nil // the common case, answered without allocating
 	}
 	// The hook runs only when every file is read from its start.
@@ -122,11 +137,16 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 		}
 	}
 	var work []*FileSummary
-	next := make(map[string]*FileSummary, len(found))
+	var next map[string]*FileSummary
+	if dirty != nil {
+		next = maps.Clone(s.files)
+	} else {
+		next = make(map[string]*FileSummary, len(found))
+	}
 	changed := len(found) != len(s.files)
 	grown := map[*FileSummary]*FileSummary{} // old summary -> its extended clone
 	rescanned := false
-	for _, d := range found {
+	for _, d := range cands {
 		old := s.files[d.Path]
 		switch {
 		case old != nil && old.Size == d.Info.Size && old.ModTime.Equal(d.Info.ModTime) && old.id == d.Info.ID:
@@ -145,9 +165,11 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 			changed, rescanned = true, true
 		}
 	}
-	if err := scanAll(ctx, work, found, progress, hook); err != nil {
+	if err := scanAll(ctx, work, cands, progress, hook); err != nil {
+		s.synced = false
 		return nil, false, err
 	}
+	s.synced = true // files is next from here on
 	if !changed && s.snap != nil && rootsEqual(s.snap.Roots, roots) {
 		return s.snap, false, nil
 	}
@@ -174,49 +196,55 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 
 // look finds what is on disk: by a full sweep (discovery and a stat of every
 // file), or, when the watcher vouches for everything else, by a stat of the
-// files written since the last look. ok is false when the watcher says
-// nothing changed at all.
-func (s *Store) look() (found []discovered, roots []RootInfo, ok bool) {
+// files written since the last look (stated: their indexes in found; nil
+// after a sweep). ok is false when the watcher says nothing changed at all.
+func (s *Store) look() (found []discovered, roots []RootInfo, stated []int, ok bool) {
 	if s.watch != nil && s.snap != nil {
 		dirty, sweep := s.watch.take()
 		if !sweep && len(dirty) == 0 {
 			s.quiet++
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		if !sweep {
-			if found, ok := s.restat(dirty); ok {
+			if stated, ok := s.restat(dirty); ok {
 				s.restats++
-				return found, s.snap.Roots, true
+				return s.found, s.snap.Roots, stated, true
 			}
 		}
 	}
 	s.sweeps++
 	found, roots = discover(s.dirs, s.cfg, s.found)
-	s.found = found
+	s.found, s.synced, s.at = found, false, nil
 	if s.watch != nil {
 		s.watch.track(s.dirs.Visited())
 	}
-	return found, roots, true
+	return found, roots, nil, true
 }
 
 // restat refreshes the file information of the written files in the last
-// discovery; ok is false when one of them is no longer a regular file (the
-// sweep then decides).
-func (s *Store) restat(dirty []string) ([]discovered, bool) {
-	want := make(map[string]bool, len(dirty))
-	for _, p := range dirty {
-		want[p] = true
-	}
-	for i := range s.found {
-		if want[s.found[i].Path] {
-			fi := transcript.Stat(s.found[i].Path)
-			if !fi.Regular || fi.ID != s.found[i].Info.ID {
-				return nil, false
-			}
-			s.found[i].Info = fi
+// discovery and returns their indexes in it; ok is false when one of them is
+// no longer a regular file (the sweep then decides).
+func (s *Store) restat(dirty []string) ([]int, bool) {
+	if s.at == nil {
+		s.at = make(map[string]int, len(s.found))
+		for i := range s.found {
+			s.at[s.found[i].Path] = i
 		}
 	}
-	return s.found, true
+	stated := make([]int, 0, len(dirty))
+	for _, p := range dirty {
+		i, ok := s.at[p]
+		if !ok {
+			continue // not a file discovery lists
+		}
+		fi := transcript.Stat(p)
+		if !fi.Regular || fi.ID != s.found[i].Info.ID {
+			return nil, false
+		}
+		s.found[i].Info = fi
+		stated = append(stated, i)
+	}
+	return stated, true
 }
 
 // Close stops the change watcher, if any.

@@ -134,7 +134,7 @@ func TestWatcherQuietLookDoesNoWork(t *testing.T) {
 		}
 		// Two sweeps (the first look, and the one after the watches were
 		// added), then the watcher vouches; without it every look sweeps.
-		_, _, ok := st.look()
+		_, _, _, ok := st.look()
 		if watch && st.watch != nil && ok {
 			t.Errorf("watched store: a quiet look still looked at the disk")
 		}
@@ -254,5 +254,55 @@ func TestWatcherFolderMovedAndRecreated(t *testing.T) {
 		if got := output(); got != want {
 			t.Fatalf("after appends in the new and the moved folder: output %d, want %d", got, want)
 		}
+	}
+}
+
+// TestWatcherAfterFailedLook: a look that sweeps, finds a new file and fails
+// (here cancelled) leaves the store's summaries behind its discovery; the
+// next look, a restat of one appended file, must still take in the new file.
+func TestWatcherAfterFailedLook(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the watcher is used on Linux only")
+	}
+	root := t.TempDir()
+	pa := filepath.Join(root, "-p-a", sidA+".jsonl")
+	pb := filepath.Join(root, "-p-a", sidB+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(pa), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	line := func(sid string, n int) string {
+		return asst(sid, fmt.Sprintf("u%s%d", sid[:4], n), "2026-11-28T10:00:00.000Z", fmt.Sprintf("msg_%s_%d", sid[:4], n), "m", textBlock, 1, 1, 0, 0, "")
+	}
+	if err := os.WriteFile(pa, []byte(line(sidA, 0)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t), Watch: true})
+	defer st.Close()
+	if st.watch == nil {
+		t.Skip("no inotify here")
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := st.Snapshot(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(pb, []byte(line(sidB, 0)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := st.Snapshot(cancelled, nil); err == nil {
+		t.Fatal("a cancelled look succeeded")
+	}
+	appendLine(t, pa, line(sidA, 1))
+	snap, err := st.Snapshot(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Sessions) != 2 {
+		t.Fatalf("%d sessions after the failed look, want 2 (the new file is lost)", len(snap.Sessions))
+	}
+	if st.restats == 0 {
+		t.Error("the last look was not a restat: the case is not exercised")
 	}
 }
