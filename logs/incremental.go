@@ -1,6 +1,10 @@
 package logs
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/agent-activity/agent-activity/pricing"
+)
 
 // extendSnapshot builds the next snapshot from prev when the only change on
 // disk is lines appended to known files (a live session writing): only the
@@ -9,7 +13,7 @@ import "slices"
 // full build instead: a message that moves between sessions, a session whose
 // start moved (ownership follows start order), a file that changed session.
 // The index is updated in place; after ok=false the caller rebuilds it.
-func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSummary]*FileSummary) (*Snapshot, bool) {
+func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSummary]*FileSummary, st *extendStats) (*Snapshot, bool) {
 	if len(grown) == 0 {
 		return prev, true
 	}
@@ -64,8 +68,11 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 			if !ok {
 				continue
 			}
-			before := f.messageList()
-			for i, m := range nf.Messages() {
+			before, after := f.messageList(), nf.messageList()
+			if !ns.dropTakenBack(index, before, after) {
+				return nil, false
+			}
+			for i, m := range after {
 				if i < len(before) && sameMessage(&before[i], &m) {
 					continue // unchanged
 				}
@@ -81,8 +88,20 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 				claimMessage(index, ns, nf, &m)
 			}
 		}
-		ns.ownCalls(index)
-		ns.tally(prev.Pricing)
+		if ns.keptResponses(old, grown) {
+			ns.continueTally(old, prev.Pricing)
+			if ns.keptCalls(old, grown) {
+				ns.continueCalls(old, index)
+				st.continued++
+			} else {
+				ns.ownCalls(index)
+				st.tallyOnly++
+			}
+		} else {
+			ns.ownCalls(index)
+			ns.tally(prev.Pricing)
+			st.retallied++
+		}
 	}
 	snap := &Snapshot{Roots: prev.Roots, Pricing: prev.Pricing, cfg: prev.cfg}
 	snap.Files = make([]*FileSummary, len(prev.Files))
@@ -108,4 +127,146 @@ func sameMessage(a, b *Message) bool {
 	return a.Key == b.Key && a.Model == b.Model && a.Time == b.Time && a.Usage == b.Usage &&
 		a.Sidechain == b.Sidechain && a.Synthetic == b.Synthetic && a.HasUsage == b.HasUsage &&
 		a.Line == b.Line && slices.Equal(a.Advisors, b.Advisors)
+}
+
+// extendStats counts how extensions rebuilt their sessions (tests and
+// benchmarks read them): continued from the session before, tallies only, or
+// in full.
+type extendStats struct{ continued, tallyOnly, retallied int }
+
+// keptResponses reports whether the extended session s begins with every
+// response of old, unchanged (a file moved to its extended summary is the
+// same file), so that its tallies can go on from old's. A kept response
+// whose copy was merged again has the same model and usage, so it keeps its
+// price.
+func (s *Session) keptResponses(old *Session, grown map[*FileSummary]*FileSummary) bool {
+	if len(s.responses) < len(old.responses) {
+		return false
+	}
+	for i := range old.responses {
+		a, b := &old.responses[i], &s.responses[i]
+		f := a.File
+		if nf, ok := grown[f]; ok {
+			f = nf
+		}
+		if a.key != b.key || f != b.File || a.Time != b.Time || a.Model != b.Model || a.Usage != b.Usage ||
+			a.Sidechain != b.Sidechain || a.Advisor != b.Advisor || a.advised != b.advised {
+			return false
+		}
+	}
+	for i := range old.responses {
+		if b := &s.responses[i]; !b.costed {
+			a := &old.responses[i]
+			b.Cost, b.Priced, b.costed = a.Cost, a.Priced, a.costed
+		}
+	}
+	return true
+}
+
+// continueTally is tally for a session whose first responses are old's
+// (keptResponses): old's sums are copied and the new responses added in
+// order, the same additions a full tally makes, so the sums are the same to
+// the last bit.
+func (s *Session) continueTally(old *Session, p *pricing.Table) {
+	s.Usage = old.Usage
+	s.Usage.ByModel = make(map[string]*Tally, len(old.Usage.ByModel))
+	for m, t := range old.Usage.ByModel {
+		c := *t
+		s.Usage.ByModel[m] = &c
+	}
+	s.buckets = append(make([]bucket, 0, len(old.buckets)+4), old.buckets...)
+	s.tallyFrom(p, len(old.responses))
+}
+
+// keptCalls reports whether old's tool calls keep their owners in the
+// extended session s: its responses begin with old's (keptResponses), no
+// call old had changed the response it belongs to, and none belongs to a
+// response this extension added (its owner may be another file).
+func (s *Session) keptCalls(old *Session, grown map[*FileSummary]*FileSummary) bool {
+	var added []uint64
+	for i := len(old.responses); i < len(s.responses); i++ {
+		if k := s.responses[i].key; k != 0 {
+			added = append(added, k)
+		}
+	}
+	if len(added) > 8 {
+		return false // a large append: a full pass costs little more
+	}
+	for _, f := range old.Files() {
+		nf := f
+		if g, ok := grown[f]; ok {
+			nf = g
+		}
+		if len(nf.Calls) < len(f.Calls) {
+			return false
+		}
+		for i := range f.Calls {
+			m := f.Calls[i].Msg
+			if nf.Calls[i].Msg != m || m != 0 && slices.Contains(added, m) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// continueCalls is ownCalls for a session whose old calls keep their owners
+// (keptCalls): old's list, moved to the extended files, with each file's new
+// calls after its old ones, as ownCalls orders them.
+func (s *Session) continueCalls(old *Session, index map[uint64]respRef) {
+	files, before := s.Files(), old.Files()
+	n := len(old.calls)
+	for fi, f := range files {
+		n += len(f.Calls) - len(before[fi].Calls)
+	}
+	s.calls = make([]callRef, 0, n)
+	k := 0
+	for fi, f := range files {
+		was := before[fi]
+		for ; k < len(old.calls) && old.calls[k].f == was; k++ {
+			s.calls = append(s.calls, callRef{f, old.calls[k].i})
+		}
+		for i := len(was.Calls); i < len(f.Calls); i++ {
+			if s.ownsCall(index, f, i) {
+				s.calls = append(s.calls, callRef{f, int32(i)})
+			}
+		}
+	}
+}
+
+// dropTakenBack removes from s the responses of the messages of a grown file
+// that its read took back: a copy of zero usage is a response of its own
+// until a later copy claims it, and the read that sees that copy drops the
+// message (before: the file's messages then, after: now). ok is false when
+// such a response is not s's alone to drop: a full build decides.
+func (s *Session) dropTakenBack(index map[uint64]respRef, before, after []Message) bool {
+	d := 0
+	for d < len(before) && d < len(after) && sameMessage(&before[d], &after[d]) {
+		d++
+	}
+	if d == len(before) {
+		return true // only appended
+	}
+	now := make(map[uint64]bool, len(after)-d)
+	for i := d; i < len(after); i++ {
+		now[after[i].Key] = true
+	}
+	for i := d; i < len(before); i++ {
+		m := &before[i]
+		if !m.Counts() || m.Key == 0 || now[m.Key] {
+			continue
+		}
+		ref, ok := index[m.Key]
+		if !ok || ref.h != s.home || s.responses[ref.i].advised {
+			return false
+		}
+		s.responses = slices.Delete(s.responses, int(ref.i), int(ref.i)+1)
+		delete(index, m.Key)
+		for j := int(ref.i); j < len(s.responses); j++ {
+			if k := s.responses[j].key; k != 0 {
+				index[k] = respRef{s.home, int32(j)}
+			}
+		}
+	}
+	return true
 }

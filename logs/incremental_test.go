@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -31,6 +32,9 @@ func digest(sn *Snapshot) string {
 			s.Usage.Total.Usage, s.Usage.Main.Usage, s.Usage.Sidechain.Usage, s.Usage.Total.Cost.USD(), CountCalls(s, false).Total)
 		for _, m := range sortedKeysOf(s.Usage.ByModel) {
 			fmt.Fprintf(&b, "  %s %+v\n", m, s.Usage.ByModel[m].Usage)
+		}
+		for f, c := range s.Calls() { // in order, with the file that owns each
+			fmt.Fprintf(&b, "  call %s %x %s %d %x\n", filepath.Base(f.Path), c.Key, c.Name, c.Result, c.Msg)
 		}
 	}
 	rep := sn.Report(ReportQuery{GroupBy: []string{"day", "model"}})
@@ -106,7 +110,15 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 				line = user(sid, fmt.Sprintf("inc-%d", step), ts, `"next"`, "")
 			}
 		case 6: // a copy of all-zero usage: a response of its own until a later read takes it back
-			line = asst(sid, fmt.Sprintf("inc-%d", step), ts, fmt.Sprintf("msg_zero_%d", step), "claude-sonnet-4-5", textBlock, 0, 0, 0, 0, "")
+			block := textBlock
+			if step%2 == 0 { // with a call, which moves to the later copy that claims the response
+				block = toolUse(fmt.Sprintf("t_zero_%d", step), "Grep", `{"pattern":"x"}`)
+			}
+			line = asst(sid, fmt.Sprintf("inc-%d", step), ts, fmt.Sprintf("msg_zero_%d", step), "claude-sonnet-4-5", block, 0, 0, 0, 0, "")
+			if step%3 == 0 { // no usage object at all: no response until a later copy brings one
+				line = noUsage.ReplaceAllString(line, "")
+			}
+			lastMsg[p] = fmt.Sprintf("msg_zero_%d", step)
 		case 4: // a call now, its result in a later step (the call's summary is then shared with the snapshot before)
 			id := fmt.Sprintf("t_late_%d", step)
 			line = asst(sid, fmt.Sprintf("inc-%d", step), ts, fmt.Sprintf("msg_inc_%d", step), "claude-opus-4-5", toolUse(id, "Read", `{"file_path":"/tmp/x"}`), 3, 4, 0, 0, "")
@@ -147,8 +159,13 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	if st.extensions < 50 {
 		t.Errorf("only %d of 100 looks were incremental (%d full builds)", st.extensions, st.fullBuilds)
 	}
-	t.Logf("%d incremental, %d full builds", st.extensions, st.fullBuilds)
+	t.Logf("%d incremental, %d full builds; sessions continued %d, tallies only %d, in full %d", st.extensions, st.fullBuilds, st.ext.continued, st.ext.tallyOnly, st.ext.retallied)
+	if st.ext.continued == 0 || st.ext.retallied == 0 || st.ext.tallyOnly == 0 {
+		t.Errorf("an extension path was not taken: %+v", st.ext)
+	}
 }
+
+var noUsage = regexp.MustCompile(`,"usage":\{[^}]*\}`)
 
 func appendLine(t *testing.T, path, line string) {
 	t.Helper()

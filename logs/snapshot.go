@@ -93,14 +93,23 @@ func (s *Session) ownCalls(index map[uint64]respRef) {
 	s.calls = make([]callRef, 0, n)
 	for _, f := range files {
 		for i := range f.Calls {
-			if m := f.Calls[i].Msg; m != 0 {
-				if ref, ok := index[m]; ok && ref.h.s.responses[ref.i].File != f {
-					continue
-				}
+			if s.ownsCall(index, f, i) {
+				s.calls = append(s.calls, callRef{f, int32(i)})
 			}
-			s.calls = append(s.calls, callRef{f, int32(i)})
 		}
 	}
+}
+
+// ownsCall reports whether call i of f, a file of s, is s's to count: a call
+// travels with its response, so one whose response is owned through another
+// file is that file's.
+func (s *Session) ownsCall(index map[uint64]respRef, f *FileSummary, i int) bool {
+	if m := f.Calls[i].Msg; m != 0 {
+		if ref, ok := index[m]; ok && ref.h.s.responses[ref.i].File != f {
+			return false
+		}
+	}
+	return true
 }
 
 // Responses are the API responses attributed to the session, each counted once
@@ -314,8 +323,16 @@ func responsesBound(files []*FileSummary) int {
 func (s *Session) tally(p *pricing.Table) {
 	s.Usage = SessionUsage{}
 	s.buckets = s.buckets[:0]
-	idx := map[bucketKey]int{}
-	for i := range s.responses {
+	s.tallyFrom(p, 0)
+}
+
+// tallyFrom adds responses[from:] to the session's sums and buckets.
+func (s *Session) tallyFrom(p *pricing.Table, from int) {
+	idx := make(map[bucketKey]int, len(s.buckets))
+	for j := range s.buckets {
+		idx[s.buckets[j].bucketKey] = j
+	}
+	for i := from; i < len(s.responses); i++ {
 		r := &s.responses[i]
 		if !r.costed { // an extension keeps the prices of the responses it did not change
 			r.Cost, r.Priced = p.Cost(r.Model, r.Usage)

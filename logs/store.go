@@ -65,6 +65,7 @@ type Store struct {
 	index  map[uint64]respRef // message key -> its response in snap
 
 	fullBuilds, extensions int // how snapshots were made (tests and benchmarks read them)
+	ext                    extendStats
 	sweeps, restats, quiet int // how looks were made
 }
 
@@ -174,7 +175,7 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 		return s.snap, false, nil
 	}
 	if s.snap != nil && !rescanned && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) {
-		if snap, ok := extendSnapshot(s.snap, s.index, grown); ok {
+		if snap, ok := extendSnapshot(s.snap, s.index, grown, &s.ext); ok {
 			s.files, s.snap = next, snap
 			s.extensions++
 			return snap, false, nil
