@@ -558,7 +558,7 @@ func moduleZip(t *testing.T, root, prefix string) []byte {
 			return nil
 		}
 		ext := filepath.Ext(p)
-		if !d.Type().IsRegular() || (ext != ".go" && ext != ".mod" && ext != ".sum" && ext != ".json" && ext != ".md") {
+		if !d.Type().IsRegular() || (ext != ".go" && ext != ".s" && ext != ".mod" && ext != ".sum" && ext != ".json" && ext != ".md") {
 			return nil
 		}
 		data, err := os.ReadFile(p)
