@@ -274,14 +274,9 @@ func endedOnError(s *Session, live bool) (Outcome, bool) {
 	if s.Main == nil {
 		return Outcome{}, false
 	}
-	var last *Message // the latest in the file (zero copies settle at the end of a read, out of order)
-	for _, m := range s.Main.Messages() {
-		if !m.Sidechain && (last == nil || m.Line >= last.Line) {
-			last = &m
-		}
-	}
-	if last != nil && last.Synthetic {
-		return Outcome{Kind: OutcomeEndedOnError, Time: last.Time}, true
+	last := s.Main.lastReply
+	if last.ok && last.synthetic {
+		return Outcome{Kind: OutcomeEndedOnError, Time: last.time}, true
 	}
 	var call *Call
 	for i := range s.Main.Calls {
@@ -289,7 +284,7 @@ func endedOnError(s *Session, live bool) (Outcome, bool) {
 			call = c
 		}
 	}
-	if live || call == nil || call.Result != transcript.ResultError || (last != nil && last.Line > call.Line) {
+	if live || call == nil || call.Result != transcript.ResultError || (last.ok && last.line > call.Line) {
 		return Outcome{}, false
 	}
 	return Outcome{Kind: OutcomeEndedOnError, Call: call, Time: call.Time}, true

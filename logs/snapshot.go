@@ -7,9 +7,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-activity/agent-activity/pricing"
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // Snapshot is an immutable view of the whole history at one moment: every
@@ -60,6 +62,18 @@ type Session struct {
 	calls     []callRef  // the tool calls attributed to this session, each once
 	buckets   []bucket   // responses summed by quarter hour and model
 	home      *sessionHome
+	tie       atomic.Int64 // Tie, once computed (0: not yet)
+}
+
+// Tie is transcript.Hash63 of the session's agent, machine, project folder
+// and id: what tells apart sessions that sort alike, computed once.
+func (s *Session) Tie() int64 {
+	if v := s.tie.Load(); v != 0 {
+		return v
+	}
+	v := transcript.Hash63(s.Agent, s.Machine, s.Project, s.ID)
+	s.tie.Store(v)
+	return v
 }
 
 // callRef locates a call in a file of its session.

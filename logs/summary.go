@@ -143,6 +143,8 @@ type FileSummary struct {
 	callIdx map[uint64]int32       // during a read: hash of tool_use id -> index in Calls
 	orphans map[uint64]ResultState // results seen before their call (lines are not in order)
 
+	lastReply lastReply // the main-thread message latest in the file
+
 	// A clone shares the lists of the summary it was cloned from: their
 	// first sharedMsgs and sharedCalls elements are the predecessor's too,
 	// and are copied before a write (msgAt, callAt, pushMsg). Appends go
@@ -370,6 +372,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 		f.fold(e)
 	}
 	f.settleZeroCopies()
+	f.noteLastReply()
 	f.Offset, f.phys = lines.Consumed()
 	f.head, f.tail = lines.Marks()
 	f.head, f.tail = bytes.Clone(f.head), bytes.Clone(f.tail)
@@ -380,6 +383,27 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 		f.resolveLeaves(ctx)
 	}
 	return er.Err()
+}
+
+// lastReply is a file's main-thread message with the largest line (the
+// last in the list among equals): zero copies settle at the end of a read,
+// out of line order.
+type lastReply struct {
+	line      int32
+	time      int64
+	synthetic bool
+	ok        bool // the file has a main-thread message
+}
+
+// noteLastReply finds lastReply at the end of a read, while the messages are
+// open, so that outcomes need not walk them.
+func (f *FileSummary) noteLastReply() {
+	f.lastReply = lastReply{}
+	for i := range f.msgs {
+		if m := &f.msgs[i]; !m.Sidechain && (!f.lastReply.ok || m.Line >= f.lastReply.line) {
+			f.lastReply = lastReply{line: m.Line, time: m.Time, synthetic: m.Synthetic, ok: true}
+		}
+	}
 }
 
 // openIndexes builds the lookups a read needs to find the copies it meets

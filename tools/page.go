@@ -18,6 +18,7 @@ import (
 	"sort"
 
 	"github.com/agent-activity/agent-activity/logs"
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // pos is an item's position in its list, compared by S, then N element by
@@ -49,24 +50,12 @@ func (a pos) compare(b pos) int {
 
 // hash63 is a stable, non-negative 63-bit hash of strings, the tie-breaker
 // of positions (so a position never holds an id or a path itself).
-func hash63(parts ...string) int64 {
-	// FNV-1a (hash/fnv's New64a), written out: it runs for every session of
-	// a page's candidates, and the hash.Hash64 it replaces allocated.
-	const offset, prime = 14695981039346656037, 1099511628211
-	h := uint64(offset)
-	for _, p := range parts {
-		for i := 0; i < len(p); i++ {
-			h = (h ^ uint64(p[i])) * prime
-		}
-		h *= prime // the 0 byte after each part: h ^ 0 == h
-	}
-	return int64(h >> 1)
-}
+var hash63 = transcript.Hash63
 
 // sessionTie tells sessions apart in positions: agent, machine, project
 // folder and id, not the absolute key, so a position does not depend on
-// where the log root is.
-func sessionTie(s *logs.Session) int64 { return hash63(s.Agent, s.Machine, s.Project, s.ID) }
+// where the log root is. Each session computes it once.
+func sessionTie(s *logs.Session) int64 { return s.Tie() }
 
 // CursorArg is the paging argument of every tool whose list pages. define
 // opens the cursor before the tool runs.

@@ -1,11 +1,11 @@
-package tools
+package transcript
 
 import (
 	"hash/fnv"
 	"testing"
 )
 
-// TestHash63IsFNV1a: cursors written before hash63 was inlined still open.
+// TestHash63IsFNV1a: cursors written before the hash was inlined (hash/fnv then) still open.
 func TestHash63IsFNV1a(t *testing.T) {
 	for _, parts := range [][]string{{}, {""}, {"a"}, {"claude-code", "local", "-home-x", "3d2fbbbf-3e28"}, {"é", "\x00x"}} {
 		h := fnv.New64a()
@@ -13,8 +13,8 @@ func TestHash63IsFNV1a(t *testing.T) {
 			h.Write([]byte(p))
 			h.Write([]byte{0})
 		}
-		if want := int64(h.Sum64() >> 1); hash63(parts...) != want {
-			t.Errorf("%q: %d, want %d", parts, hash63(parts...), want)
+		if want := int64(h.Sum64() >> 1); Hash63(parts...) != want {
+			t.Errorf("%q: %d, want %d", parts, Hash63(parts...), want)
 		}
 	}
 }

@@ -47,3 +47,19 @@ func Clip(s string, max int) string {
 	}
 	return strings.Clone(strings.TrimRight(cut, " \t\n\r") + "…")
 }
+
+// Hash63 is a stable, non-negative 63-bit hash of strings: FNV-1a (hash/fnv's
+// New64a) over each part and a 0 byte after it, shifted right once. Cursor
+// positions use it to tell items apart without holding an id or a path, so it
+// must never change.
+func Hash63(parts ...string) int64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for _, p := range parts {
+		for i := 0; i < len(p); i++ {
+			h = (h ^ uint64(p[i])) * prime
+		}
+		h *= prime // the 0 byte after each part: h ^ 0 == h
+	}
+	return int64(h >> 1)
+}
