@@ -180,13 +180,42 @@ func page[T any](items []T, key func(*T) pos, c *CursorArg, limit int) ([]T, pag
 			admitted = append(admitted, keyed{i, k})
 		}
 	}
-	sort.SliceStable(admitted, func(a, b int) bool { return admitted[a].k.compare(admitted[b].k) < 0 })
-	pg := c.pager()
+	more := len(admitted) > limit
 	n := min(limit, len(admitted))
+	if len(admitted) > 4*n {
+		admitted = smallest(admitted, n, func(a, b keyed) bool {
+			if c := a.k.compare(b.k); c != 0 {
+				return c < 0
+			}
+			return a.i < b.i
+		})
+	} else {
+		sort.SliceStable(admitted, func(a, b int) bool { return admitted[a].k.compare(admitted[b].k) < 0 })
+	}
+	pg := c.pager()
 	out := make([]T, 0, n)
 	for _, a := range admitted[:n] {
 		out = append(out, items[a.i])
 		pg.keys = append(pg.keys, a.k)
 	}
-	return out, pg, len(admitted) > n
+	return out, pg, more
+}
+
+// smallest returns the n least of items under less (a strict total order),
+// in order: a page of a long list without sorting all of it.
+func smallest[T any](items []T, n int, less func(a, b T) bool) []T {
+	best := make([]T, 0, n+1)
+	for _, x := range items {
+		if len(best) == n && (n == 0 || !less(x, best[n-1])) {
+			continue
+		}
+		i := sort.Search(len(best), func(j int) bool { return less(x, best[j]) })
+		best = append(best, x)
+		copy(best[i+1:], best[i:])
+		best[i] = x
+		if len(best) > n {
+			best = best[:n]
+		}
+	}
+	return best
 }

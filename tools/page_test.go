@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -586,6 +587,27 @@ func TestTailOffsetAround(t *testing.T) {
 		}
 		if !isInvalid(err, want) {
 			t.Errorf("%s: %v, want invalid_argument on %s", name, err, want)
+		}
+	}
+}
+
+// TestSmallestIsStableSortPrefix: a page picked without a full sort is the
+// first n of the stable sort, ties kept in list order.
+func TestSmallestIsStableSortPrefix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	type item struct{ k, i int }
+	for round := 0; round < 2000; round++ {
+		items := make([]item, rng.IntN(60))
+		for i := range items {
+			items[i] = item{rng.IntN(8), i}
+		}
+		n := rng.IntN(12)
+		want := slices.Clone(items)
+		sort.SliceStable(want, func(a, b int) bool { return want[a].k < want[b].k })
+		want = want[:min(n, len(want))]
+		got := smallest(items, n, func(a, b item) bool { return a.k < b.k || a.k == b.k && a.i < b.i })
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d items=%v: got %v, want %v", n, items, got, want)
 		}
 	}
 }
