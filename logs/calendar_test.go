@@ -40,7 +40,7 @@ func checkCalendar(t *testing.T, loc *time.Location, n int, at func(int) int64) 
 		tt := time.UnixMilli(q * quarterMs).In(loc)
 		wy, w := tt.ISOWeek()
 		want := [3]string{tt.Format("2006-01-02"), fmt.Sprintf("%04d-W%02d", wy, w), tt.Format("2006-01")}
-		if got := cal.keys(q); got != want {
+		if got := dateKeys(cal.date(q)); got != want {
 			t.Fatalf("%s %v: keys %v, want %v", loc, tt, got, want)
 		}
 		if want[0] != last {

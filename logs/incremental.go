@@ -2,6 +2,7 @@ package logs
 
 import (
 	"slices"
+	"time"
 
 	"github.com/agent-activity/agent-activity/pricing"
 )
@@ -26,11 +27,17 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 	next := map[*Session]*Session{}
 	for _, s := range prev.Sessions {
 		var ns *Session
-		for _, f := range s.Files() {
+		var moved [][2]*FileSummary // this session's grown files: old, new
+		for i := -1; i < len(s.Subagents); i++ {
+			f := s.Main
+			if i >= 0 {
+				f = s.Subagents[i]
+			}
 			nf, ok := grown[f]
-			if !ok {
+			if f == nil || !ok {
 				continue
 			}
+			moved = append(moved, [2]*FileSummary{f, nf})
 			if ns == nil {
 				ns = &Session{ID: s.ID, Agent: s.Agent, Key: s.Key, Root: s.Root, Machine: s.Machine, ProjectDir: s.ProjectDir, Project: s.Project,
 					Main: s.Main, Subagents: append([]*FileSummary(nil), s.Subagents...)}
@@ -55,8 +62,10 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 		for i := range ns.responses {
 			r := &ns.responses[i]
 			r.Session = ns
-			if nf, ok := grown[r.File]; ok {
-				r.File = nf
+			for _, m := range moved {
+				if r.File == m[0] {
+					r.File = m[1]
+				}
 			}
 		}
 		ns.home, s.home.s = s.home, ns // the index finds ns where it found s
@@ -69,10 +78,12 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 				continue
 			}
 			before, after := f.messageList(), nf.messageList()
-			if !ns.dropTakenBack(index, before, after) {
+			from, ok := ns.dropTakenBack(index, before, after)
+			if !ok {
 				return nil, false
 			}
-			for i, m := range after {
+			for i := from; i < len(after); i++ { // the messages before from are unchanged
+				m := after[i]
 				if i < len(before) && sameMessage(&before[i], &m) {
 					continue // unchanged
 				}
@@ -89,7 +100,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 			}
 		}
 		if ns.keptResponses(old, grown) {
-			ns.continueTally(old, prev.Pricing)
+			ns.continueTally(old, prev.Pricing, prev.cfg.Location)
 			if ns.keptCalls(old, grown) {
 				ns.continueCalls(old, index)
 				st.continued++
@@ -99,7 +110,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 			}
 		} else {
 			ns.ownCalls(index)
-			ns.tally(prev.Pricing)
+			ns.tally(prev.Pricing, prev.cfg.Location)
 			st.retallied++
 		}
 	}
@@ -167,7 +178,7 @@ func (s *Session) keptResponses(old *Session, grown map[*FileSummary]*FileSummar
 // (keptResponses): old's sums are copied and the new responses added in
 // order, the same additions a full tally makes, so the sums are the same to
 // the last bit.
-func (s *Session) continueTally(old *Session, p *pricing.Table) {
+func (s *Session) continueTally(old *Session, p *pricing.Table, loc *time.Location) {
 	s.Usage = old.Usage
 	s.Usage.ByModel = make(map[string]*Tally, len(old.Usage.ByModel))
 	for m, t := range old.Usage.ByModel {
@@ -175,7 +186,7 @@ func (s *Session) continueTally(old *Session, p *pricing.Table) {
 		s.Usage.ByModel[m] = &c
 	}
 	s.buckets = append(make([]bucket, 0, len(old.buckets)+4), old.buckets...)
-	s.tallyFrom(p, len(old.responses))
+	s.tallyFrom(p, loc, len(old.responses))
 }
 
 // keptCalls reports whether old's tool calls keep their owners in the
@@ -238,14 +249,15 @@ func (s *Session) continueCalls(old *Session, index map[uint64]respRef) {
 // that its read took back: a copy of zero usage is a response of its own
 // until a later copy claims it, and the read that sees that copy drops the
 // message (before: the file's messages then, after: now). ok is false when
-// such a response is not s's alone to drop: a full build decides.
-func (s *Session) dropTakenBack(index map[uint64]respRef, before, after []Message) bool {
+// such a response is not s's alone to drop: a full build decides. from is
+// the first message that differs between the two lists.
+func (s *Session) dropTakenBack(index map[uint64]respRef, before, after []Message) (from int, ok bool) {
 	d := 0
 	for d < len(before) && d < len(after) && sameMessage(&before[d], &after[d]) {
 		d++
 	}
 	if d == len(before) {
-		return true // only appended
+		return d, true // only appended
 	}
 	now := make(map[uint64]bool, len(after)-d)
 	for i := d; i < len(after); i++ {
@@ -258,7 +270,7 @@ func (s *Session) dropTakenBack(index map[uint64]respRef, before, after []Messag
 		}
 		ref, ok := index[m.Key]
 		if !ok || ref.h != s.home || s.responses[ref.i].advised {
-			return false
+			return d, false
 		}
 		s.responses = slices.Delete(s.responses, int(ref.i), int(ref.i)+1)
 		delete(index, m.Key)
@@ -268,5 +280,5 @@ func (s *Session) dropTakenBack(index map[uint64]respRef, before, after []Messag
 			}
 		}
 	}
-	return true
+	return d, true
 }

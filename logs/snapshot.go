@@ -317,7 +317,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 	// Every response has its owner now: the rest is per session.
 	ss := snap.Sessions
 	parallel(context.Background(), len(ss), func(i int) { ss[i].ownCalls(index) })
-	parallel(context.Background(), len(ss), func(i int) { ss[i].tally(cfg.Pricing) })
+	parallel(context.Background(), len(ss), func(i int) { ss[i].tally(cfg.Pricing, cfg.Location) })
 	sortByEnd(snap.Sessions)
 	return snap, index
 }
@@ -334,14 +334,15 @@ func responsesBound(files []*FileSummary) int {
 }
 
 // tally prices the session's responses and sums its usage.
-func (s *Session) tally(p *pricing.Table) {
+func (s *Session) tally(p *pricing.Table, loc *time.Location) {
 	s.Usage = SessionUsage{}
 	s.buckets = s.buckets[:0]
-	s.tallyFrom(p, 0)
+	s.tallyFrom(p, loc, 0)
 }
 
 // tallyFrom adds responses[from:] to the session's sums and buckets.
-func (s *Session) tallyFrom(p *pricing.Table, from int) {
+func (s *Session) tallyFrom(p *pricing.Table, loc *time.Location, from int) {
+	var cal *calendar
 	idx := make(map[bucketKey]int, len(s.buckets))
 	for j := range s.buckets {
 		idx[s.buckets[j].bucketKey] = j
@@ -358,7 +359,10 @@ func (s *Session) tallyFrom(p *pricing.Table, from int) {
 		if !ok {
 			j = len(s.buckets)
 			idx[k] = j
-			s.buckets = append(s.buckets, bucket{bucketKey: k})
+			if cal == nil {
+				cal = newCalendar(loc)
+			}
+			s.buckets = append(s.buckets, bucket{bucketKey: k, date: cal.date(k.quarter)})
 		}
 		s.buckets[j].usage.addResponse(r)
 	}
@@ -377,6 +381,7 @@ type bucketKey struct {
 // add up buckets instead of single responses.
 type bucket struct {
 	bucketKey
+	date  int // the quarter's local date (calendar.date) in the snapshot's location
 	usage Tally
 }
 

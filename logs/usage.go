@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -87,7 +88,6 @@ func (snap *Snapshot) Report(q ReportQuery) Report {
 }
 
 func (snap *Snapshot) report(q ReportQuery) Report {
-	loc := snap.cfg.Location
 	type group struct {
 		keys     map[string]string
 		sessions int
@@ -97,23 +97,29 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 	groups := map[string]*group{}
 	var rep Report
 	model := strings.ToLower(q.Model)
-	cal := newCalendar(loc)
-	calKeys := cal.keys
 	modelOK := map[string]bool{}
 	var id []byte
 	var g *group // the group added to last: a session's next bucket is mostly in it too
+	var gVals [2]string
+	lastDate, lastKeys := -1, [3]string{}
+	keysOf := func(date int) *[3]string {
+		if date != lastDate {
+			lastDate, lastKeys = date, dateKeys(date)
+		}
+		return &lastKeys
+	}
 	var counted *Session
-	add := func(s *Session, quarter int64, m string, u Tally) {
+	add := func(s *Session, date int, m string, u Tally) {
 		var vals [2]string
 		id = id[:0]
 		for j, k := range q.GroupBy {
-			vals[j] = groupValue(k, s, quarter, m, calKeys)
+			vals[j] = groupValue(k, s, keysOf(date), m)
 			if j > 0 {
 				id = append(id, 0)
 			}
 			id = append(id, vals[j]...)
 		}
-		if g == nil || g.last != s || !sameKeys(g.keys, q.GroupBy, vals) {
+		if g == nil || vals != gVals {
 			g = groups[string(id)]
 		}
 		if g == nil {
@@ -124,6 +130,7 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 			g = &group{keys: keys}
 			groups[string(id)] = g
 		}
+		gVals = vals
 		if g.last != s {
 			g.last = s
 			g.sessions++
@@ -154,7 +161,7 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 			lo, hi := b.quarter*quarterMs, (b.quarter+1)*quarterMs
 			switch {
 			case q.Range.Contains(lo) && q.Range.Contains(hi-1):
-				add(s, b.quarter, b.model, b.usage)
+				add(s, b.date, b.model, b.usage)
 			case q.Range.Overlaps(lo, hi-1):
 				// The range cuts this quarter hour: take its responses one by one.
 				for ri := range s.responses {
@@ -162,7 +169,7 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 					if r.Time/quarterMs == b.quarter && r.Model == b.model && q.Range.Contains(r.Time) {
 						var t Tally
 						t.addResponse(r)
-						add(s, b.quarter, b.model, t)
+						add(s, b.date, b.model, t)
 					}
 				}
 			}
@@ -180,37 +187,27 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 	return rep
 }
 
-// calendar gives a quarter hour's day, week and month keys in a location.
-// Keys are formatted once per local date, and a quarter hour within the span
-// of the date looked up last (a session's next bucket mostly is) reuses them
-// without a time zone lookup.
+// calendar gives the local date of a quarter hour in a location, as
+// y*10000+m*100+d. A quarter hour within the span of the date looked up last
+// (a session's next bucket mostly is) needs no time zone lookup.
 type calendar struct {
 	loc            *time.Location
-	byDate         map[int][3]string
-	spanLo, spanHi int64 // ms: instants known to fall on span's date
-	span           [3]string
+	spanLo, spanHi int64 // ms: instants known to fall on spanDate
+	spanDate       int
 }
 
-func newCalendar(loc *time.Location) *calendar {
-	return &calendar{loc: loc, byDate: map[int][3]string{}}
-}
+func newCalendar(loc *time.Location) *calendar { return &calendar{loc: loc} }
 
 const dayMs = 24 * 3600 * 1000
 
-func (c *calendar) keys(quarter int64) [3]string {
+func (c *calendar) date(quarter int64) int {
 	ms := quarter * quarterMs
 	if ms >= c.spanLo && ms < c.spanHi {
-		return c.span
+		return c.spanDate
 	}
 	t := time.UnixMilli(ms).In(c.loc)
 	y, m, d := t.Date()
 	date := y*10000 + int(m)*100 + d
-	k, ok := c.byDate[date]
-	if !ok {
-		wy, w := t.ISOWeek()
-		k = [3]string{t.Format("2006-01-02"), fmt.Sprintf("%04d-W%02d", wy, w), t.Format("2006-01")}
-		c.byDate[date] = k
-	}
 	// Under one offset the date is the day of the shifted instant, so it
 	// spans a whole day of shifted time; a change of offset ends the span.
 	_, off := t.Zone()
@@ -219,7 +216,7 @@ func (c *calendar) keys(quarter int64) [3]string {
 	if local%dayMs < 0 {
 		day--
 	}
-	c.spanLo, c.spanHi, c.span = day*dayMs-int64(off)*1000, (day+1)*dayMs-int64(off)*1000, k
+	c.spanLo, c.spanHi, c.spanDate = day*dayMs-int64(off)*1000, (day+1)*dayMs-int64(off)*1000, date
 	lo, hi := t.ZoneBounds()
 	if !lo.IsZero() {
 		c.spanLo = max(c.spanLo, lo.UnixMilli())
@@ -227,27 +224,33 @@ func (c *calendar) keys(quarter int64) [3]string {
 	if !hi.IsZero() {
 		c.spanHi = min(c.spanHi, hi.UnixMilli())
 	}
+	return date
+}
+
+// dateKeys are a date's day, ISO week and month keys ("2026-11-30",
+// "2026-W49", "2026-11"). They depend on the date alone, so they are
+// formatted once per process.
+func dateKeys(date int) [3]string {
+	if k, ok := dateKeyCache.Load(date); ok {
+		return k.([3]string)
+	}
+	t := time.Date(date/10000, time.Month(date/100%100), date%100, 12, 0, 0, 0, time.UTC)
+	wy, w := t.ISOWeek()
+	k := [3]string{t.Format("2006-01-02"), fmt.Sprintf("%04d-W%02d", wy, w), t.Format("2006-01")}
+	dateKeyCache.Store(date, k)
 	return k
 }
 
-// sameKeys reports whether a group's keys are vals, the values of keys.
-func sameKeys(have map[string]string, keys []string, vals [2]string) bool {
-	for j, k := range keys {
-		if have[k] != vals[j] {
-			return false
-		}
-	}
-	return true
-}
+var dateKeyCache sync.Map // date int -> [3]string
 
-func groupValue(key string, s *Session, quarter int64, model string, cal func(int64) [3]string) string {
+func groupValue(key string, s *Session, date *[3]string, model string) string {
 	switch key {
 	case "day":
-		return cal(quarter)[0]
+		return date[0]
 	case "week":
-		return cal(quarter)[1]
+		return date[1]
 	case "month":
-		return cal(quarter)[2]
+		return date[2]
 	case "session":
 		return s.ID
 	case "model":
