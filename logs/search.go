@@ -242,22 +242,35 @@ func containsFoldASCII(line, needle []byte, anchor int) bool {
 		up = a - 'a' + 'A'
 	}
 	n := len(needle)
+	// The next occurrence of each case at or after from, found once and kept
+	// until from passes it: a case that is rare in the line is not searched
+	// for again at every occurrence of the other (which was quadratic).
+	nextLo, nextUp := -1, -1
+	if up == lo {
+		nextUp = len(line)
+	}
 	for from := anchor; from < len(line); {
-		rest := line[from:]
-		i := bytes.IndexByte(rest, lo)
-		if up != lo {
-			if j := bytes.IndexByte(rest, up); j >= 0 && (i < 0 || j < i) {
-				i = j
+		if nextLo < from {
+			nextLo = len(line)
+			if i := bytes.IndexByte(line[from:], lo); i >= 0 {
+				nextLo = from + i
 			}
 		}
-		if i < 0 {
+		if nextUp < from {
+			nextUp = len(line)
+			if i := bytes.IndexByte(line[from:], up); i >= 0 {
+				nextUp = from + i
+			}
+		}
+		at := min(nextLo, nextUp)
+		if at == len(line) {
 			return false
 		}
-		pos := from + i - anchor // where the needle would start
+		pos := at - anchor // where the needle would start
 		if pos+n <= len(line) && asciiEqualFold(line[pos:pos+n], needle) {
 			return true
 		}
-		from += i + 1
+		from = at + 1
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package logs
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,6 +77,30 @@ func TestContainsFoldASCII(t *testing.T) {
 			want := strings.Contains(strings.ToLower(l), n)
 			if got := containsFoldASCII([]byte(l), []byte(n), anchorOf([]byte(n))); got != want {
 				t.Errorf("containsFoldASCII(%q, %q) = %v, want %v", l, n, got, want)
+			}
+		}
+	}
+}
+
+// TestContainsFoldASCIIRandom compares the pre-check with lower-casing on
+// random lines of few letters in both cases, where each case of the anchor
+// comes many times (the kept next occurrences must stay right).
+func TestContainsFoldASCIIRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "qQaAzZ-"
+	for round := 0; round < 20000; round++ {
+		l := make([]byte, rng.IntN(80))
+		for i := range l {
+			l[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		n := make([]byte, 1+rng.IntN(4))
+		for i := range n {
+			n[i] = "qaz-"[rng.IntN(4)]
+		}
+		want := strings.Contains(strings.ToLower(string(l)), string(n))
+		for anchor := range n {
+			if got := containsFoldASCII(l, n, anchor); got != want {
+				t.Fatalf("containsFoldASCII(%q, %q, %d) = %v, want %v", l, n, anchor, got, want)
 			}
 		}
 	}
