@@ -295,6 +295,7 @@ func benchSize(cfg config, bin, gen, size string) (*sizeResult, error) {
 		&measure{name: "warm: list_recent_sessions again", target: quick, ours: true, warm: true, run: warm.again("list_recent_sessions", map[string]any{"limit": 20})},
 		&measure{name: "after append: usage_report", target: quick, ours: true, warm: true, run: warm.appendThen("usage_report", map[string]any{"group_by": "day"})},
 		&measure{name: "after append: list_recent_sessions", target: quick, ours: true, warm: true, run: warm.appendThen("list_recent_sessions", map[string]any{"limit": 20})},
+		&measure{name: "after call+result: usage_report", target: quick, ours: true, warm: true, run: warm.appendCallThen("usage_report", map[string]any{"group_by": "day"})},
 		&measure{name: "warm: search_transcripts", target: fullHistory(200 * time.Millisecond), growth: true, ours: true, warm: true, run: warm.call("search_transcripts", map[string]any{"query": tr.RareWord.Word})},
 	)
 	if cfg.ccusage != "" {
@@ -664,6 +665,35 @@ func (w *warmServer) appendThen(tool string, args map[string]any) func() (time.D
 		f.Close()
 		// The file is put back only when the bench ends: truncating it here
 		// would turn the next look into a rewrite, which real logs never do.
+		return w.call(tool, args)()
+	}
+}
+
+// appendCallThen appends a tool call and, in a second line, its result (the
+// result changes a call the previous snapshot holds), then asks.
+func (w *warmServer) appendCallThen(tool string, args map[string]any) func() (time.Duration, int64, error) {
+	return func() (time.Duration, int64, error) {
+		w.n++
+		sid := strings.TrimSuffix(filepath.Base(w.live), ".jsonl")
+		now := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+		lines := fmt.Sprintf(`{"type":"assistant","sessionId":%q,"uuid":"bench-%d","timestamp":%q,"message":{"id":"msg_bench_%d","model":"claude-opus-4-5","role":"assistant","content":[{"type":"tool_use","id":"toolu_bench_%d","name":"Bash","input":{"command":"go test ./..."}}],"usage":{"input_tokens":3,"output_tokens":5}}}`+"\n",
+			sid, w.n, now, w.n, w.n) +
+			fmt.Sprintf(`{"type":"user","sessionId":%q,"uuid":"bench-r-%d","timestamp":%q,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_bench_%d","content":"ok"}]}}`+"\n",
+				sid, w.n, now, w.n)
+		f, err := os.OpenFile(w.live, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		// Two writes, asked between them: the result then changes a call
+		// the server already holds.
+		first, second, _ := strings.Cut(lines, "\n")
+		f.WriteString(first + "\n")
+		if _, _, err := w.call(tool, args)(); err != nil {
+			f.Close()
+			return 0, 0, err
+		}
+		f.WriteString(second)
+		f.Close()
 		return w.call(tool, args)()
 	}
 }
