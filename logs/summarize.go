@@ -207,10 +207,10 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		c := *at.c
 		ok := c.Result == transcript.ResultOK
 		if ok && (c.Action == ActionEdit || c.Action == ActionWrite) {
-			f := files[c.Path]
+			f := files[c.Path()]
 			if f == nil {
-				f = &WorkFile{Path: c.Path, Last: c.Time}
-				files[c.Path] = f
+				f = &WorkFile{Path: c.Path(), Last: c.Time}
+				files[c.Path()] = f
 			}
 			f.Edits++
 			if !slices.Contains(f.Sessions, at.s) {

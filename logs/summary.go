@@ -55,35 +55,65 @@ type Message struct {
 func (m *Message) Counts() bool { return m.HasUsage && !m.Synthetic }
 
 // Call is one tool_use block joined to its result in the same file. Only a
-// hash of its id is kept in memory; tools that show ids re-read the file.
+// hash of its id is kept in memory for most calls; tools that show ids
+// re-read the file. A file tool's path and id sit beside the call (files),
+// so the other calls (three in five) do not carry their room.
 type Call struct {
-	Key  uint64 // IDKey of the tool_use id
-	Msg  uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
-	Name string
-	Time int64
-	Line int32
+	Key    uint64 // IDKey of the tool_use id
+	Msg    uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
+	Name   string
+	Time   int64
+	Target uint64 // what the call acted on, for "the same call again" (see classifyCall)
+	Line   int32
 	// The small fields share one word.
 	Sidechain bool
 	Action    FileAction // how Path was touched
 	Result    ResultState
-	Kinds     CommandKinds          // what a shell call's command does (see classifyCall)
-	Path      string                // file path for file tools
-	Target    uint64                // what the call acted on, for "the same call again" (see classifyCall)
-	ID        string                // the tool_use id, kept for file tools only (file_activity shows it)
-	More      []transcript.CallFile // further files touched (a patch of several files); nil for most calls
+	Kinds     CommandKinds // what a shell call's command does (see classifyCall)
+	files     *callFiles   // nil unless Action is set
 }
 
-// Touches yields the call once per file it touched: as it is for Path, then
-// a copy with Path and Action of each further file.
-func (c Call) Touches() iter.Seq[Call] {
-	return func(yield func(Call) bool) {
-		if c.Action == ActionNone || !yield(c) {
+// callFiles is what a file tool's call keeps beside it. It is never changed
+// once made: copies of a Call share it.
+type callFiles struct {
+	path string                // the file path
+	id   string                // the tool_use id (file_activity shows it)
+	more []transcript.CallFile // further files touched (a patch of several files); nil for most calls
+}
+
+// Path is the file path of a file tool's call ("" for other calls).
+func (c *Call) Path() string {
+	if c.files == nil {
+		return ""
+	}
+	return c.files.path
+}
+
+// ID is the tool_use id, kept for file tools' calls only ("" for others).
+func (c *Call) ID() string {
+	if c.files == nil {
+		return ""
+	}
+	return c.files.id
+}
+
+// More lists the further files a call touched (a patch of several files).
+func (c *Call) More() []transcript.CallFile {
+	if c.files == nil {
+		return nil
+	}
+	return c.files.more
+}
+
+// Touches yields the path and action of each file the call touched: Path
+// first, then the further files.
+func (c *Call) Touches() iter.Seq2[string, FileAction] {
+	return func(yield func(string, FileAction) bool) {
+		if c.Action == ActionNone || !yield(c.Path(), c.Action) {
 			return
 		}
-		for _, m := range c.More {
-			t := c
-			t.Path, t.Action, t.More = m.Path, m.Action, nil
-			if !yield(t) {
+		for _, m := range c.More() {
+			if !yield(m.Path, m.Action) {
 				return
 			}
 		}
@@ -141,6 +171,7 @@ type FileSummary struct {
 
 	Calls   []Call
 	callIdx map[uint64]int32       // during a read: hash of tool_use id -> index in Calls
+	paths   map[string]string      // during a read: the file paths of its calls, one string each
 	orphans map[uint64]ResultState // results seen before their call (lines are not in order)
 
 	Summaries   []SummaryLine
@@ -335,6 +366,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 		f.fold(e)
 	}
 	f.settleZeroCopies()
+	f.paths = nil
 	f.Offset, f.phys = lines.Consumed()
 	f.head, f.tail = lines.Marks()
 	f.head, f.tail = bytes.Clone(f.head), bytes.Clone(f.tail)
@@ -703,9 +735,10 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 		}
 		c := Call{Key: ch, Name: f.internTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
 		if call.Action != ActionNone {
-			c.Path, c.Action, c.ID = transcript.Clip(call.Path, 1000), call.Action, transcript.Clip(call.ID, 200)
+			c.Action = call.Action
+			c.files = &callFiles{path: f.internPath(call.Path), id: transcript.Clip(call.ID, 200)}
 			for _, m := range call.More {
-				c.More = append(c.More, transcript.CallFile{Path: transcript.Clip(m.Path, 1000), Action: m.Action})
+				c.files.more = append(c.files.more, transcript.CallFile{Path: f.internPath(m.Path), Action: m.Action})
 			}
 		}
 		c.Kinds, c.Target = classifyCall(&call)
@@ -729,6 +762,20 @@ func (f *FileSummary) internTool(name string) string {
 		}
 	}
 	return transcript.Clip(name, 120)
+}
+
+// internPath shares one string per file path within a read: a session
+// reads and edits the same files again and again.
+func (f *FileSummary) internPath(p string) string {
+	if s, ok := f.paths[p]; ok {
+		return s
+	}
+	s := transcript.Clip(p, 1000)
+	if f.paths == nil {
+		f.paths = map[string]string{}
+	}
+	f.paths[s] = s // keyed by the clipped path: a path Clip changes is not shared, and is still right
+	return s
 }
 
 func (f *FileSummary) internModel(m string) string {

@@ -168,7 +168,7 @@ func wantTouches(path, repo string) func(*testing.T, *logs.Snapshot) []string {
 		sort.SliceStable(touches, func(i, j int) bool { return touchPos(&touches[i]).compare(touchPos(&touches[j])) < 0 })
 		var out []string
 		for _, tc := range touches {
-			out = append(out, tc.Session.ID+" "+tc.Call.ID+" "+rfc(tc.Call.Time))
+			out = append(out, tc.Session.ID+" "+tc.Call.ID()+" "+rfc(tc.Call.Time))
 		}
 		return out
 	}
