@@ -48,6 +48,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 			return nil, false
 		}
 		ns.responses = append(make([]Response, 0, len(s.responses)+8), s.responses...)
+		ns.wide = slices.Clip(s.wide) // shared with s until ns adds one: append copies
 		for i := range ns.responses {
 			r := &ns.responses[i]
 			r.Session = ns

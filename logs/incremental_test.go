@@ -20,7 +20,7 @@ func digest(sn *Snapshot) string {
 	var total Usage
 	n := 0
 	for r := range sn.AllResponses() {
-		total.Add(r.Usage)
+		total.Add(r.Usage())
 		n++
 	}
 	fmt.Fprintf(&b, "responses=%d total=%+v\n", n, total)

@@ -57,6 +57,7 @@ type Session struct {
 
 	Usage     SessionUsage
 	responses []Response // the API responses attributed to this session
+	wide      []Usage    // the usage of responses whose counts do not fit an int32 (see Response.setUsage)
 	calls     []callRef  // the tool calls attributed to this session, each once
 	buckets   []bucket   // responses summed by quarter hour and model
 	home      *sessionHome
@@ -196,7 +197,7 @@ func (t *Tally) addCost(model string, u Usage, usd float64, priced bool) {
 }
 
 // addResponse adds a response, priced once when the snapshot was built.
-func (t *Tally) addResponse(r *Response) { t.addCost(r.Model, r.Usage, r.Cost, r.Priced) }
+func (t *Tally) addResponse(r *Response) { t.addCost(r.Model, r.Usage(), r.Cost, r.Priced) }
 
 // Merge adds o into t.
 func (t *Tally) Merge(o Tally) {
@@ -212,20 +213,55 @@ type SessionUsage struct {
 	ByModel   map[string]*Tally
 }
 
-// Response is one deduplicated API response.
+// Response is one deduplicated API response. A history holds one per model
+// turn, so it is kept in 88 bytes: its token counts as int32s when all six
+// fit (every real count does), else whole in its session's wide list.
 type Response struct {
 	key       uint64
 	File      *FileSummary // the file of the first copy in the owning session
 	Session   *Session
 	Time      int64
 	Model     string
-	Usage     Usage
+	Cost      float64  // USD at list price, when Priced
+	counts    [6]int32 // Input, Output, CacheCreate5m, CacheCreate1h, CacheRead, Reasoning; when wide, counts[0] indexes Session.wide
+	fast      bool     // Usage.Fast
+	wide      bool     // a count does not fit an int32
 	Sidechain bool
-	Advisor   bool    // a second model consulted inside another response, billed at its own rates
-	Cost      float64 // USD at list price, when Priced
+	Advisor   bool // a second model consulted inside another response, billed at its own rates
 	Priced    bool
 	advised   bool // the response's advisor usage has been added
 	costed    bool // Cost and Priced are those of Model and Usage
+}
+
+// Usage is the response's token usage.
+func (r *Response) Usage() Usage {
+	if r.wide {
+		return r.Session.wide[r.counts[0]]
+	}
+	c := &r.counts
+	return Usage{Input: int64(c[0]), Output: int64(c[1]), CacheCreate5m: int64(c[2]), CacheCreate1h: int64(c[3]),
+		CacheRead: int64(c[4]), Reasoning: int64(c[5]), Fast: r.fast}
+}
+
+// setUsage sets the response's usage; r.Session must be set. A usage that
+// does not fit the int32s goes to the session's wide list (a usage replaced
+// later leaves its old entry unused there: such counts never occur in real
+// logs, so nothing is reclaimed).
+func (r *Response) setUsage(u Usage) {
+	n := [6]int64{u.Input, u.Output, u.CacheCreate5m, u.CacheCreate1h, u.CacheRead, u.Reasoning}
+	r.fast, r.wide = u.Fast, false
+	for i, v := range n {
+		if v != int64(int32(v)) {
+			r.wide = true
+			break
+		}
+		r.counts[i] = int32(v)
+	}
+	if r.wide {
+		s := r.Session
+		r.counts = [6]int32{int32(len(s.wide))}
+		s.wide = append(s.wide, u)
+	}
 }
 
 // respRef locates a keyed response: its owning session and position.
@@ -318,7 +354,7 @@ func (s *Session) tally(p *pricing.Table) {
 	for i := range s.responses {
 		r := &s.responses[i]
 		if !r.costed { // an extension keeps the prices of the responses it did not change
-			r.Cost, r.Priced = p.Cost(r.Model, r.Usage)
+			r.Cost, r.Priced = p.Cost(r.Model, r.Usage())
 			r.costed = true
 		}
 		s.Usage.addResponse(r)
@@ -357,7 +393,8 @@ func claimMessage(index map[uint64]respRef, s *Session, f *FileSummary, m *Messa
 	if !m.Counts() {
 		return
 	}
-	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain, advised: len(m.Advisors) > 0}
+	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, Model: m.Model, Sidechain: m.Sidechain, advised: len(m.Advisors) > 0}
+	r.setUsage(m.Usage)
 	if m.Key == 0 {
 		s.responses = append(s.responses, r)
 		addAdvisors(s, &r, m)
@@ -384,8 +421,9 @@ func claimMessage(index map[uint64]respRef, s *Session, f *FileSummary, m *Messa
 // time of its response r, once per response (SPEC §3 "Advisor usage").
 func addAdvisors(s *Session, r *Response, m *Message) {
 	for _, a := range m.Advisors {
-		s.responses = append(s.responses, Response{File: r.File, Session: s, Time: r.Time, Model: a.Model,
-			Usage: a.Usage, Sidechain: r.Sidechain, Advisor: true})
+		ar := Response{File: r.File, Session: s, Time: r.Time, Model: a.Model, Sidechain: r.Sidechain, Advisor: true}
+		ar.setUsage(a.Usage)
+		s.responses = append(s.responses, ar)
 	}
 }
 
@@ -394,8 +432,9 @@ func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message) {
 	if r.Session == s && !m.Sidechain && r.Sidechain {
 		r.Sidechain, r.File = false, f
 	}
-	if m.Usage.Output >= r.Usage.Output {
-		r.Usage, r.costed = m.Usage, false
+	if m.Usage.Output >= r.Usage().Output {
+		r.setUsage(m.Usage)
+		r.costed = false
 		if m.Model != "" {
 			r.Model = m.Model
 		}
