@@ -58,15 +58,17 @@ type Session struct {
 	Usage     SessionUsage
 	responses []Response // the API responses attributed to this session
 	wide      []Usage    // the usage of responses whose counts do not fit an int32 (see Response.setUsage)
-	calls     []callRef  // the tool calls attributed to this session, each once
+	calls     []callRun  // the tool calls attributed to this session, each once, file by file
+	numCalls  int        // how many calls there are
 	buckets   []bucket   // responses summed by quarter hour and model
 	home      *sessionHome
 }
 
-// callRef locates a call in a file of its session.
-type callRef struct {
-	f *FileSummary
-	i int32
+// callRun lists the calls a session owns in one of its files: all of them
+// (the common case, which costs nothing per call), or those at own.
+type callRun struct {
+	f   *FileSummary
+	own []int32 // indexes in f.Calls; nil: every call of f
 }
 
 // Calls iterates the tool calls the session owns, each counted once across
@@ -76,8 +78,18 @@ type callRef struct {
 func (s *Session) Calls() iter.Seq2[*FileSummary, *Call] {
 	return func(yield func(*FileSummary, *Call) bool) {
 		for _, r := range s.calls {
-			if !yield(r.f, &r.f.Calls[r.i]) {
-				return
+			if r.own == nil {
+				for i := range r.f.Calls {
+					if !yield(r.f, &r.f.Calls[i]) {
+						return
+					}
+				}
+				continue
+			}
+			for _, i := range r.own {
+				if !yield(r.f, &r.f.Calls[i]) {
+					return
+				}
 			}
 		}
 	}
@@ -86,20 +98,37 @@ func (s *Session) Calls() iter.Seq2[*FileSummary, *Call] {
 // ownCalls lists the calls of s's files whose carrying response is owned by
 // that same file; calls on lines without a counted response own themselves.
 func (s *Session) ownCalls(index map[uint64]respRef) {
-	files := s.Files()
-	n := 0
-	for _, f := range files {
-		n += len(f.Calls)
-	}
-	s.calls = make([]callRef, 0, n)
-	for _, f := range files {
-		for i := range f.Calls {
+	s.calls, s.numCalls = nil, 0
+	for _, f := range s.Files() {
+		owns := func(i int) bool {
 			if m := f.Calls[i].Msg; m != 0 {
 				if ref, ok := index[m]; ok && ref.h.s.responses[ref.i].File != f {
-					continue
+					return false
 				}
 			}
-			s.calls = append(s.calls, callRef{f, int32(i)})
+			return true
+		}
+		run := callRun{f: f}
+		for i := range f.Calls {
+			switch {
+			case owns(i):
+				if run.own != nil {
+					run.own = append(run.own, int32(i))
+				}
+			case run.own == nil: // the first copy: from here the owned calls are listed
+				run.own = make([]int32, i, len(f.Calls)-1)
+				for j := range run.own {
+					run.own[j] = int32(j)
+				}
+			}
+		}
+		n := len(f.Calls)
+		if run.own != nil {
+			n = len(run.own)
+		}
+		if n > 0 {
+			s.calls = append(s.calls, run)
+			s.numCalls += n
 		}
 	}
 }

@@ -120,7 +120,7 @@ func windowCalls(sessions []*Session) (shown, unresolved []callAt) {
 	})
 	each := func(fn func(at callAt)) {
 		for r, s := range byStart {
-			owned := make(map[*Call]bool, len(s.calls)) // a copy of another session's call is not this one's
+			owned := make(map[*Call]bool, s.numCalls) // a copy of another session's call is not this one's
 			for _, c := range s.Calls() {
 				owned[c] = true
 			}

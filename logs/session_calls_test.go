@@ -1,0 +1,44 @@
+package logs
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestOwnCallsRuns: a session owns every call of a file whose responses it
+// owns, and only the others' when some are copies, in file order, whichever
+// calls the copies are.
+func TestOwnCallsRuns(t *testing.T) {
+	other := &FileSummary{}
+	s := &Session{}
+	s.home = &sessionHome{s}
+	elsewhere := &Session{responses: []Response{{File: other}}}
+	index := map[uint64]respRef{7: {&sessionHome{elsewhere}, 0}} // response 7 is owned by another file
+	for _, c := range []struct {
+		msgs []uint64 // Msg of each call
+		want []int    // the calls owned
+	}{
+		{[]uint64{0, 1, 2}, []int{0, 1, 2}},
+		{[]uint64{7, 7, 1}, []int{2}},       // a copied prefix
+		{[]uint64{1, 7, 2, 7}, []int{0, 2}}, // copies after owned calls
+		{[]uint64{7}, nil},
+		{nil, nil},
+	} {
+		f := &FileSummary{}
+		for i, m := range c.msgs {
+			f.Calls = append(f.Calls, Call{Key: uint64(i), Msg: m})
+		}
+		s.Main = f
+		s.ownCalls(index)
+		var got []int
+		for cf, call := range s.Calls() {
+			if cf != f {
+				t.Fatalf("call of another file")
+			}
+			got = append(got, int(call.Key))
+		}
+		if !slices.Equal(got, c.want) || s.numCalls != len(c.want) {
+			t.Errorf("calls with msgs %v: owned %v (numCalls %d), want %v", c.msgs, got, s.numCalls, c.want)
+		}
+	}
+}
