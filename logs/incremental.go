@@ -9,7 +9,7 @@ import "slices"
 // full build instead: a message that moves between sessions, a session whose
 // start moved (ownership follows start order), a file that changed session.
 // The index is updated in place; after ok=false the caller rebuilds it.
-func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSummary]*FileSummary) (*Snapshot, bool) {
+func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*FileSummary) (*Snapshot, bool) {
 	if len(grown) == 0 {
 		return prev, true
 	}
@@ -76,7 +76,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 				if m.Key == 0 && i < len(before) {
 					return nil, false // an unkeyed message changed: nothing to match it by
 				}
-				if ref, ok := index[m.Key]; ok && m.Key != 0 && ref.h != ns.home {
+				if ref, ok := index.get(m.Key); ok && m.Key != 0 && ref.h != ns.home {
 					return nil, false // a copy of another session's message: let a full build decide
 				}
 				claimMessage(index, ns, nf, &m)

@@ -11,9 +11,11 @@ import (
 func TestOwnCallsRuns(t *testing.T) {
 	other := &FileSummary{}
 	s := &Session{}
-	s.home = &sessionHome{s}
+	s.home = &sessionHome{s: s}
 	elsewhere := &Session{responses: []Response{{File: other}}}
-	index := map[uint64]respRef{7: {&sessionHome{elsewhere}, 0}} // response 7 is owned by another file
+	elsewhere.home = &sessionHome{s: elsewhere}
+	index := newRespIndex(1, []*sessionHome{s.home, elsewhere.home})
+	index.put(7, respRef{elsewhere.home, 0}) // response 7 is owned by another file
 	for _, c := range []struct {
 		msgs []uint64 // Msg of each call
 		want []int    // the calls owned

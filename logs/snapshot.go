@@ -97,12 +97,12 @@ func (s *Session) Calls() iter.Seq2[*FileSummary, *Call] {
 
 // ownCalls lists the calls of s's files whose carrying response is owned by
 // that same file; calls on lines without a counted response own themselves.
-func (s *Session) ownCalls(index map[uint64]respRef) {
+func (s *Session) ownCalls(index *respIndex) {
 	s.calls, s.numCalls = nil, 0
 	for _, f := range s.Files() {
 		owns := func(i int) bool {
 			if m := f.Calls[i].Msg; m != 0 {
-				if ref, ok := index[m]; ok && ref.h.s.responses[ref.i].File != f {
+				if ref, ok := index.get(m); ok && ref.h.s.responses[ref.i].File != f {
 					return false
 				}
 			}
@@ -302,12 +302,15 @@ type respRef struct {
 // sessionHome is where the index finds a session's current value: an
 // extension replaces a session by a new value and moves its home, instead of
 // rewriting the index entry of every response the session owns.
-type sessionHome struct{ s *Session }
+type sessionHome struct {
+	s  *Session
+	no uint32 // the home's number in the index
+}
 
 // buildSnapshot groups files into sessions and deduplicates every message id
 // across them. It returns the snapshot and the index of keyed responses that
 // incremental updates extend.
-func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) (*Snapshot, map[uint64]respRef) {
+func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) (*Snapshot, *respIndex) {
 	snap := &Snapshot{Roots: roots, Pricing: cfg.Pricing, cfg: cfg}
 	bySession := map[string]*Session{}
 	var order []*FileSummary
@@ -326,7 +329,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		s := bySession[key]
 		if s == nil {
 			s = &Session{ID: sid, Agent: f.agent.Name(), Key: key, Root: f.Root.Path, Machine: machineOf(f.Root), ProjectDir: f.ProjectDir, Project: f.Project}
-			s.home = &sessionHome{s}
+			s.home = &sessionHome{s: s}
 			bySession[key] = s
 		}
 		if f.Kind == MainFile {
@@ -346,7 +349,11 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		m, _ := f.numMessages()
 		n += m
 	}
-	index := make(map[uint64]respRef, n)
+	homes := make([]*sessionHome, len(snap.Sessions))
+	for i, s := range snap.Sessions {
+		homes[i] = s.home
+	}
+	index := newRespIndex(n, homes)
 	for _, s := range snap.Sessions {
 		files := s.Files()
 		s.responses = make([]Response, 0, responsesBound(files)) // no growth: a history holds tens of thousands
@@ -418,7 +425,7 @@ type bucket struct {
 // new id becomes a response of s; a known one keeps its owner (the session
 // that started first, on its main thread when any copy there is) and takes
 // the usage of the copy with the largest output_tokens.
-func claimMessage(index map[uint64]respRef, s *Session, f *FileSummary, m *Message) {
+func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message) {
 	if !m.Counts() {
 		return
 	}
@@ -429,9 +436,9 @@ func claimMessage(index map[uint64]respRef, s *Session, f *FileSummary, m *Messa
 		addAdvisors(s, &r, m)
 		return
 	}
-	ref, ok := index[m.Key]
+	ref, ok := index.get(m.Key)
 	if !ok {
-		index[m.Key] = respRef{s.home, int32(len(s.responses))}
+		index.put(m.Key, respRef{s.home, int32(len(s.responses))})
 		s.responses = append(s.responses, r)
 		addAdvisors(s, &r, m)
 		return

@@ -59,7 +59,7 @@ type Store struct {
 	watch *watcher     // nil: every look sweeps
 	files map[string]*FileSummary
 	snap  *Snapshot
-	index map[uint64]respRef // message key -> its response in snap
+	index *respIndex // message key -> its response in snap
 
 	fullBuilds, extensions int // how snapshots were made (tests and benchmarks read them)
 	sweeps, restats, quiet int // how looks were made
