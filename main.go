@@ -67,15 +67,23 @@ Environment:
 // The summaries are most of the heap and live as long as the process: a GC
 // target of 50% keeps the heap near 1.5x of them during the first scan, not
 // 2x (measured at 1 GB: 9 MB less peak memory for 5% more CPU on it). Once
-// it is done, what a tool allocates is garbage within the call, and a heavy
-// tool (a search reads every file) grows the heap to its goal, and the
-// process keeps the spans freed meanwhile: a target of 20% kept the peak
-// after every tool at 83-86 MB instead of 90-98 at 1 GB, with no CPU time
-// apart beyond the noise of three runs. GOGC, when set, decides both.
+// a scan is done (logs.Config.Built, after every full build), what a tool
+// allocates is garbage within the call, and a heavy tool (a search reads
+// every file) grows the heap to its goal, and the process keeps the spans
+// freed meanwhile: a target of 20% kept the peak after every tool at
+// 83-86 MB instead of 90-98 at 1 GB, with no CPU time apart beyond the noise
+// of three runs. GOGC, when set, decides both.
 const (
 	firstScanGCPercent = 50
 	servingGCPercent   = 20
 )
+
+// servingGC lowers the GC target once a scan is done (unless GOGC is set).
+func servingGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(servingGCPercent)
+	}
+}
 
 func main() {
 	if os.Getenv("GOGC") == "" {
@@ -219,7 +227,7 @@ func setup(now func() time.Time) (*app, error) {
 		sources = append(sources, logs.Source{Agent: codex.Agent{}, Roots: codexRoots})
 	}
 	cfg := logs.Config{Sources: sources, RootLabels: labels, LiveWindow: window, Now: now, Location: loc, Pricing: table, Watch: true,
-		CallerSessionID: strings.TrimSpace(env.CallerSessionID)}
+		CallerSessionID: strings.TrimSpace(env.CallerSessionID), Built: servingGC}
 	return &app{cfg: cfg, store: logs.NewStore(cfg), pricingFrom: table.Source()}, nil
 }
 
@@ -317,9 +325,6 @@ func serve(ctx context.Context, a *app, stdin io.Reader, stdout, stderr io.Write
 		}()
 		if _, err := a.store.Snapshot(ctx, nil); err != nil && ctx.Err() == nil {
 			fmt.Fprintln(stderr, "agent-activity: first scan:", err)
-		}
-		if os.Getenv("GOGC") == "" {
-			debug.SetGCPercent(servingGCPercent)
 		}
 	}()
 	stdio := server.NewStdioServer(s)

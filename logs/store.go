@@ -28,6 +28,9 @@ type Config struct {
 	Location        *time.Location
 	Pricing         *pricing.Table
 	CallerSessionID string
+	// Built, when set, is called after each full build of a snapshot (the
+	// server lowers its GC target once the first scan is done).
+	Built func()
 }
 
 // Source is one agent's format and the roots it is read under.
@@ -169,6 +172,9 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	}
 	s.files = next
 	s.snap, s.index = buildSnapshot(s.cfg, next, roots)
+	if s.cfg.Built != nil {
+		s.cfg.Built()
+	}
 	return s.snap, hook != nil, nil
 }
 
