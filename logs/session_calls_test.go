@@ -2,7 +2,11 @@ package logs
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unsafe"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // TestOwnCallsRuns: a session owns every call of a file whose responses it
@@ -42,5 +46,27 @@ func TestOwnCallsRuns(t *testing.T) {
 		if !slices.Equal(got, c.want) || s.numCalls != len(c.want) {
 			t.Errorf("calls with msgs %v: owned %v (numCalls %d), want %v", c.msgs, got, s.numCalls, c.want)
 		}
+	}
+}
+
+// TestCountTool: a file keeps one count and one string per tool name, also
+// for names the clip changes (too long, invalid UTF-8) and the empty name.
+func TestCountTool(t *testing.T) {
+	long := strings.Repeat("mcp__server__tool_", 10)
+	f := &FileSummary{}
+	for _, n := range []string{"Bash", "Read", "Bash", long, "", long, "bad\xff", "Bash", "", "bad\xff"} {
+		f.countTool(n)
+	}
+	want := map[string]int{"Bash": 3, "Read": 1, transcript.Clip(long, 120): 2, "": 2, transcript.Clip("bad\xff", 120): 2}
+	if len(f.tools) != len(want) {
+		t.Errorf("%d tools kept, want %d: %+v", len(f.tools), len(want), f.tools)
+	}
+	for name, n := range want {
+		if got := f.ToolCount(name); got != n {
+			t.Errorf("ToolCount(%q) = %d, want %d", name, got, n)
+		}
+	}
+	if a, b := f.countTool("Read"), f.countTool("Read"); unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Errorf("two calls of Read keep two strings")
 	}
 }

@@ -280,7 +280,7 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		w.Page = append(w.Page, ws)
 	}
 	for _, s := range q.Sessions {
-		if s.Main == nil || s.Main.ToolCounts["TodoWrite"]+s.Main.ToolCounts["TaskCreate"] == 0 {
+		if s.Main == nil || s.Main.ToolCount("TodoWrite")+s.Main.ToolCount("TaskCreate") == 0 {
 			continue
 		}
 		r := &Recap{}

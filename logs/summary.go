@@ -182,7 +182,7 @@ type FileSummary struct {
 	PRLinks     []string
 	Compactions int
 	CostState   *CostState
-	ToolCounts  map[string]int
+	tools       []toolCount // calls by tool name, in order of first call
 	ReadError   string // the last I/O error reading the file, if any
 
 	id   transcript.FileID // a file replaced by rename has a new identity
@@ -236,9 +236,7 @@ func (f *FileSummary) HasUUID(u string) bool { return f.leaves[idHash(u)] }
 func (f *FileSummary) IsSidechainFile() bool { return f.Kind != MainFile }
 
 func newFileSummary(d discovered) *FileSummary {
-	return &FileSummary{File: d.File, agent: d.agent,
-		ToolCounts: map[string]int{},
-	}
+	return &FileSummary{File: d.File, agent: d.agent}
 }
 
 // clone returns a copy that can be extended without touching f.
@@ -253,7 +251,7 @@ func (f *FileSummary) clone() *FileSummary {
 	c.leaves = maps.Clone(f.leaves)
 	c.head = append([]byte(nil), f.head...)
 	c.tail = append([]byte(nil), f.tail...)
-	c.ToolCounts = maps.Clone(f.ToolCounts)
+	c.tools = slices.Clone(f.tools)
 	if f.hot {
 		c.msgs = append(make([]Message, 0, len(f.msgs)+16), f.msgs...)
 		c.msgIdx, c.callIdx = maps.Clone(f.msgIdx), maps.Clone(f.callIdx)
@@ -733,7 +731,7 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 		if _, dup := f.callIdx[ch]; dup {
 			continue
 		}
-		c := Call{Key: ch, Name: f.internTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
+		c := Call{Key: ch, Name: f.countTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
 		if call.Action != ActionNone {
 			c.Action = call.Action
 			c.files = &callFiles{path: f.internPath(call.Path), id: transcript.Clip(call.ID, 200)}
@@ -748,20 +746,47 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 		}
 		f.callIdx[ch] = int32(len(f.Calls))
 		f.Calls = append(f.Calls, c)
-		f.ToolCounts[c.Name]++
 	}
 }
 
-// internTool shares one string per tool name within a file.
-func (f *FileSummary) internTool(name string) string {
-	if _, ok := f.ToolCounts[name]; ok {
-		for k := range f.ToolCounts {
-			if k == name {
-				return k
+// toolCount is how many calls of a file name one tool.
+type toolCount struct {
+	name string
+	n    int
+}
+
+// countTool counts a call of the named tool and returns the name as the
+// file keeps it: one string per tool (a file calls a few tools, so a list
+// is smaller than a map and as quick).
+func (f *FileSummary) countTool(name string) string {
+	find := func(name string) (string, bool) {
+		for i := range f.tools {
+			if f.tools[i].name == name {
+				f.tools[i].n++
+				return f.tools[i].name, true
 			}
 		}
+		return "", false
 	}
-	return transcript.Clip(name, 120)
+	if kept, ok := find(name); ok {
+		return kept
+	}
+	kept := transcript.Clip(name, 120)
+	if k, ok := find(kept); ok { // a name Clip changes, met before
+		return k
+	}
+	f.tools = append(f.tools, toolCount{kept, 1})
+	return kept
+}
+
+// ToolCount is how many calls of the file name the tool.
+func (f *FileSummary) ToolCount(name string) int {
+	for _, t := range f.tools {
+		if t.name == name {
+			return t.n
+		}
+	}
+	return 0
 }
 
 // internPath shares one string per file path within a read: a session
