@@ -157,21 +157,16 @@ type FileSummary struct {
 	GitBranch string // last non-empty gitBranch seen
 	Versions  []string
 
-	msgs             []Message        // during a read (and between reads of a hot file): the messages, open to change
-	messages         messageLog       // between reads of a file that is not hot: the messages, packed
-	hot              bool             // the last read was of an append: msgs and the lookups stay open for the next
-	msgIdx           map[uint64]int32 // during a read (and kept when hot): response identity -> index in msgs
-	lastByID         map[uint64]int32 // during a read: hash of message.id alone -> the latest message with it
-	zeroCopies       []zeroCopy       // all-zero usage copies waiting for the copy they belong to
-	provisional      []zeroCopy       // zero copies the last read made responses of their own; the next read takes them back
-	MainAssistantIDs int              // distinct message ids of main-thread assistant lines
+	*readState                  // during a read (and between reads of a hot file); nil otherwise
+	messages         messageLog // between reads of a file that is not hot: the messages, packed
+	hot              bool       // the last read was of an append: msgs and the lookups stay open for the next
+	provisional      []zeroCopy // zero copies the last read made responses of their own; the next read takes them back
+	MainAssistantIDs int        // distinct message ids of main-thread assistant lines
 	HumanPrompts     int
 	FirstPrompt      string // raw (unredacted), clipped
 	APIErrors        int
 
 	Calls   []Call
-	callIdx map[uint64]int32       // during a read: hash of tool_use id -> index in Calls
-	paths   map[string]string      // during a read: the file paths of its calls, one string each
 	orphans map[uint64]ResultState // results seen before their call (lines are not in order)
 
 	Summaries   []SummaryLine
@@ -183,11 +178,24 @@ type FileSummary struct {
 	Compactions int
 	CostState   *CostState
 	tools       []toolCount // calls by tool name, in order of first call
-	ReadError   string // the last I/O error reading the file, if any
+	ReadError   string      // the last I/O error reading the file, if any
 
 	id   transcript.FileID // a file replaced by rename has a new identity
 	head []byte            // first bytes of the file, to notice replacement
 	tail []byte            // the bytes just before Offset, to notice a rewrite
+}
+
+// readState is what a read of a file works with: the messages open to
+// change and the lookups that find the copies it meets again. A summary
+// holds it only while it is read, and between the reads of a hot file (most
+// summaries are of files that do not grow).
+type readState struct {
+	msgs       []Message         // the messages, open to change
+	msgIdx     map[uint64]int32  // response identity -> index in msgs
+	lastByID   map[uint64]int32  // during a read: hash of message.id alone -> the latest message with it
+	zeroCopies []zeroCopy        // all-zero usage copies waiting for the copy they belong to
+	callIdx    map[uint64]int32  // hash of tool_use id -> index in Calls
+	paths      map[string]string // during a read: the file paths of its calls, one string each
 }
 
 func readAt(fh *os.File, off, n int64) []byte {
@@ -253,8 +261,10 @@ func (f *FileSummary) clone() *FileSummary {
 	c.tail = append([]byte(nil), f.tail...)
 	c.tools = slices.Clone(f.tools)
 	if f.hot {
-		c.msgs = append(make([]Message, 0, len(f.msgs)+16), f.msgs...)
-		c.msgIdx, c.callIdx = maps.Clone(f.msgIdx), maps.Clone(f.callIdx)
+		rs := *f.readState
+		rs.msgs = append(make([]Message, 0, len(f.msgs)+16), f.msgs...)
+		rs.msgIdx, rs.callIdx = maps.Clone(f.msgIdx), maps.Clone(f.callIdx)
+		c.readState = &rs
 	}
 	return &c
 }
@@ -265,7 +275,7 @@ func (f *FileSummary) cooled() *FileSummary {
 	c := f.clone()
 	c.hot = false
 	c.messages = packMessages(c.msgs)
-	c.msgs, c.msgIdx, c.callIdx = nil, nil, nil
+	c.readState = nil
 	return c
 }
 
@@ -384,7 +394,7 @@ func (f *FileSummary) openIndexes() {
 		f.reopenZeroCopies()
 		return
 	}
-	f.msgs = f.messages.unpack()
+	f.readState = &readState{msgs: f.messages.unpack()}
 	f.reopenZeroCopies()
 	f.msgIdx = make(map[uint64]int32, len(f.msgs))
 	for i := range f.msgs {
@@ -403,7 +413,7 @@ func (f *FileSummary) closeIndexes() {
 		return
 	}
 	f.messages = packMessages(f.msgs)
-	f.msgs, f.msgIdx, f.callIdx = nil, nil, nil
+	f.readState = nil
 }
 
 // Messages yields the file's messages in order (a summary between reads).
