@@ -378,7 +378,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 	f.Offset, f.phys = lines.Consumed()
 	f.head, f.tail = lines.Marks()
 	f.head, f.tail = bytes.Clone(f.head), bytes.Clone(f.tail)
-	f.Calls = clipSlice(f.Calls)
+	f.Calls, f.tools = clipSlice(f.Calls), clipSlice(f.tools)
 	if f.lateLeaf {
 		f.resolveLeaves(ctx)
 	}
