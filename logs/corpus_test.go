@@ -48,7 +48,7 @@ func TestPublicCorpusTotals(t *testing.T) {
 	snap := snapshotOf(t, corpusRoots(t), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
 	var total Usage
 	for r := range snap.AllResponses() {
-		total.Add(r.Usage)
+		total.Add(r.Usage())
 	}
 	if got, want := len(snap.Sessions), 13; got != want {
 		t.Errorf("sessions = %d, want %d", got, want)

@@ -7,10 +7,12 @@ import (
 )
 
 // discovered is one transcript file found under a root, with the agent
-// whose format it is.
+// whose format it is and its stat. (The stat is not part of transcript.File,
+// which every summary embeds: a summary keeps the stat of its last read.)
 type discovered struct {
 	transcript.File
 	agent transcript.Agent
+	Info  transcript.FileInfo
 }
 
 // RootInfo says what a configured log root is and whose history it holds.

@@ -49,10 +49,10 @@ func (snap *Snapshot) ExportResponses(r TimeRange) iter.Seq[ResponseRow] {
 			if !r.Contains(resp.Time) {
 				continue
 			}
-			s := resp.Session
+			s, u := resp.Session, resp.Usage()
 			row := ResponseRow{Time: resp.Time, Machine: s.Machine, Agent: agentName(resp.File), SessionID: s.ID, Repo: s.Repo,
-				Model: resp.Model, Input: resp.Usage.Input, Output: resp.Usage.Output, CacheCreation: resp.Usage.CacheCreate(),
-				CacheRead: resp.Usage.CacheRead, Cost: resp.Cost, CostStatus: pricing.StatusEstimated}
+				Model: resp.Model, Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreate(),
+				CacheRead: u.CacheRead, Cost: resp.Cost, CostStatus: pricing.StatusEstimated}
 			if row.Model == "" {
 				row.Model = "(unknown)"
 			}

@@ -116,12 +116,9 @@ func (snap *Snapshot) FileActivity(pm *PathMatcher, sessions []*Session, tr Time
 				if call.Action == ActionNone || !tr.Contains(call.Time) {
 					continue
 				}
-				if pm.Match(call.Path) {
-					fn(FileTouch{Session: s, Call: call, Path: call.Path, Action: call.Action})
-				}
-				for _, m := range call.More {
-					if pm.Match(m.Path) {
-						fn(FileTouch{Session: s, Call: call, Path: m.Path, Action: m.Action})
+				for p, a := range call.Touches() {
+					if pm.Match(p) {
+						fn(FileTouch{Session: s, Call: call, Path: p, Action: a})
 					}
 				}
 			}

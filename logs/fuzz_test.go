@@ -118,8 +118,8 @@ func FuzzDecodeLine(f *testing.F) {
 				t.Fatalf("entries %d, want %d", fs.Entries, n)
 			}
 			calls := 0
-			for _, c := range fs.ToolCounts {
-				calls += c
+			for _, c := range fs.tools {
+				calls += c.n
 			}
 			if calls != len(fs.Calls) {
 				t.Fatalf("tool counts %d != calls %d", calls, len(fs.Calls))

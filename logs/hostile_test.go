@@ -102,7 +102,7 @@ func viewOf(t *testing.T, snap *Snapshot, s *Session) sessionView {
 	var calls, msgs, vers strings.Builder
 	for _, f := range s.Files() {
 		for _, c := range f.Calls {
-			fmt.Fprintf(&calls, "%x %s %s %s %v|", c.Key, c.Name, c.Path, c.Action, c.Result)
+			fmt.Fprintf(&calls, "%x %s %s %s %v|", c.Key, c.Name, c.Path(), c.Action, c.Result)
 		}
 		for _, m := range f.Messages() {
 			fmt.Fprintf(&msgs, "%x %s %d %+v %v|", m.Key, m.Model, m.Time, m.Usage, m.Sidechain)
@@ -522,8 +522,8 @@ func TestHostileWrongTypes(t *testing.T) {
 	}
 	// Tokens of mistyped fields are not invented; the well-formed response counts.
 	for r := range snap.AllResponses() {
-		if r.Session == s && (r.Usage.Input < 0 || r.Usage.Output < 0 || r.Usage.CacheRead < 0) {
-			t.Errorf("negative tokens reach the totals: %+v", r.Usage)
+		if u := r.Usage(); r.Session == s && (u.Input < 0 || u.Output < 0 || u.CacheRead < 0) {
+			t.Errorf("negative tokens reach the totals: %+v", u)
 		}
 	}
 	t.Logf("wrong types: skipped %d, usage %+v, calls %+v", s.SkippedLines(false), s.Usage.Total.Usage, CountCalls(s, false).Total)

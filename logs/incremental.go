@@ -14,7 +14,7 @@ import (
 // full build instead: a message that moves between sessions, a session whose
 // start moved (ownership follows start order), a file that changed session.
 // The index is updated in place; after ok=false the caller rebuilds it.
-func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSummary]*FileSummary, st *extendStats) (*Snapshot, bool) {
+func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*FileSummary, st *extendStats) (*Snapshot, bool) {
 	if len(grown) == 0 {
 		return prev, true
 	}
@@ -59,6 +59,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 			return nil, false
 		}
 		ns.responses = append(make([]Response, 0, len(s.responses)+8), s.responses...)
+		ns.wide = slices.Clip(s.wide) // shared with s until ns adds one: append copies
 		for i := range ns.responses {
 			r := &ns.responses[i]
 			r.Session = ns
@@ -93,7 +94,7 @@ func extendSnapshot(prev *Snapshot, index map[uint64]respRef, grown map[*FileSum
 				if m.Key == 0 && i < len(before) {
 					return nil, false // an unkeyed message changed: nothing to match it by
 				}
-				if ref, ok := index[m.Key]; ok && m.Key != 0 && ref.h != ns.home {
+				if ref, ok := index.get(m.Key); ok && m.Key != 0 && ref.h != ns.home {
 					return nil, false // a copy of another session's message: let a full build decide
 				}
 				claimMessage(index, ns, nf, &m)
@@ -160,7 +161,7 @@ func (s *Session) keptResponses(old *Session, grown map[*FileSummary]*FileSummar
 		if nf, ok := grown[f]; ok {
 			f = nf
 		}
-		if a.key != b.key || f != b.File || a.Time != b.Time || a.Model != b.Model || a.Usage != b.Usage ||
+		if a.key != b.key || f != b.File || a.Time != b.Time || a.Model != b.Model || a.Usage() != b.Usage() ||
 			a.Sidechain != b.Sidechain || a.Advisor != b.Advisor || a.advised != b.advised {
 			return false
 		}
@@ -222,25 +223,40 @@ func (s *Session) keptCalls(old *Session, grown map[*FileSummary]*FileSummary) b
 }
 
 // continueCalls is ownCalls for a session whose old calls keep their owners
-// (keptCalls): old's list, moved to the extended files, with each file's new
-// calls after its old ones, as ownCalls orders them.
-func (s *Session) continueCalls(old *Session, index map[uint64]respRef) {
+// (keptCalls): old's runs, moved to the extended files, each with the file's
+// new calls that the session owns after its old ones, as ownCalls lists them.
+func (s *Session) continueCalls(old *Session, index *respIndex) {
 	files, before := s.Files(), old.Files()
-	n := len(old.calls)
-	for fi, f := range files {
-		n += len(f.Calls) - len(before[fi].Calls)
-	}
-	s.calls = make([]callRef, 0, n)
+	s.calls, s.numCalls = make([]callRun, 0, len(files)), 0
 	k := 0
 	for fi, f := range files {
 		was := before[fi]
-		for ; k < len(old.calls) && old.calls[k].f == was; k++ {
-			s.calls = append(s.calls, callRef{f, old.calls[k].i})
+		run := callRun{f: f} // nil own: every call, as for a file that had none
+		switch {
+		case k < len(old.calls) && old.calls[k].f == was:
+			run.own = old.calls[k].own // appending past its length leaves old's list as it was
+			k++
+		case len(was.Calls) > 0:
+			run.own = []int32{} // the session owned none of was's calls
 		}
 		for i := len(was.Calls); i < len(f.Calls); i++ {
-			if s.ownsCall(index, f, i) {
-				s.calls = append(s.calls, callRef{f, int32(i)})
+			switch owned := s.ownsCall(index, f, i); {
+			case owned && run.own != nil:
+				run.own = append(run.own, int32(i))
+			case !owned && run.own == nil: // the first call not owned: list the owned ones from here
+				run.own = make([]int32, i, len(f.Calls)-1)
+				for j := range run.own {
+					run.own[j] = int32(j)
+				}
 			}
+		}
+		n := len(f.Calls)
+		if run.own != nil {
+			n = len(run.own)
+		}
+		if n > 0 {
+			s.calls = append(s.calls, run)
+			s.numCalls += n
 		}
 	}
 }
@@ -251,7 +267,7 @@ func (s *Session) continueCalls(old *Session, index map[uint64]respRef) {
 // message (before: the file's messages then, after: now). ok is false when
 // such a response is not s's alone to drop: a full build decides. from is
 // the first message that differs between the two lists.
-func (s *Session) dropTakenBack(index map[uint64]respRef, before, after []Message) (from int, ok bool) {
+func (s *Session) dropTakenBack(index *respIndex, before, after []Message) (from int, ok bool) {
 	d := 0
 	for d < len(before) && d < len(after) && sameMessage(&before[d], &after[d]) {
 		d++
@@ -268,15 +284,15 @@ func (s *Session) dropTakenBack(index map[uint64]respRef, before, after []Messag
 		if !m.Counts() || m.Key == 0 || now[m.Key] {
 			continue
 		}
-		ref, ok := index[m.Key]
+		ref, ok := index.get(m.Key)
 		if !ok || ref.h != s.home || s.responses[ref.i].advised {
 			return d, false
 		}
 		s.responses = slices.Delete(s.responses, int(ref.i), int(ref.i)+1)
-		delete(index, m.Key)
+		index.del(m.Key)
 		for j := int(ref.i); j < len(s.responses); j++ {
 			if k := s.responses[j].key; k != 0 {
-				index[k] = respRef{s.home, int32(j)}
+				index.put(k, respRef{s.home, int32(j)})
 			}
 		}
 	}

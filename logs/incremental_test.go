@@ -22,7 +22,7 @@ func digest(sn *Snapshot) string {
 	var total Usage
 	n := 0
 	for r := range sn.AllResponses() {
-		total.Add(r.Usage)
+		total.Add(r.Usage())
 		n++
 	}
 	fmt.Fprintf(&b, "responses=%d total=%+v\n", n, total)
@@ -251,4 +251,40 @@ func TestExtensionLeavesEarlierSnapshots(t *testing.T) {
 	if st.extensions < 30 {
 		t.Errorf("only %d looks were extensions (%d full builds)", st.extensions, st.fullBuilds)
 	}
+}
+
+// TestBuiltAfterFullBuilds: Config.Built is called after every full build and
+// after nothing else (an append extends the snapshot; an unchanged disk
+// returns it as it was).
+func TestBuiltAfterFullBuilds(t *testing.T) {
+	main := asst(sidA, "u1", "2026-11-28T10:00:00.000Z", "msg_1", "claude-sonnet-4-5-20250929", textBlock, 1, 2, 0, 0, "")
+	root := writeTree(t, map[string]string{"-home-dev-proj/" + sidA + ".jsonl": main}, old)
+	built := 0
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t), Built: func() { built++ }})
+	look := func(want int) {
+		t.Helper()
+		if _, err := st.Snapshot(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		if built != want || built != st.fullBuilds {
+			t.Fatalf("Built called %d times after %d full builds, want %d", built, st.fullBuilds, want)
+		}
+	}
+	look(1)
+	look(1)
+	p := filepath.Join(root, "-home-dev-proj", sidA+".jsonl")
+	fh, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.WriteString(asst(sidA, "u2", "2026-11-28T10:00:01.000Z", "msg_2", "claude-sonnet-4-5-20250929", textBlock, 1, 2, 0, 0, ""))
+	fh.Close()
+	look(1)
+	if st.extensions != 1 {
+		t.Fatalf("%d extensions, want 1", st.extensions)
+	}
+	if err := os.WriteFile(filepath.Join(root, "-home-dev-proj", sidB+".jsonl"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	look(2)
 }

@@ -81,7 +81,7 @@ const textBlock = `{"type":"text","text":"hello"}`
 func totalOf(s *Snapshot) Usage {
 	var u Usage
 	for r := range s.AllResponses() {
-		u.Add(r.Usage)
+		u.Add(r.Usage())
 	}
 	return u
 }

@@ -160,7 +160,7 @@ type Outcome struct {
 // same call and stays where it first appeared. The calls point into the
 // summaries, which are never mutated.
 func sessionCalls(s *Session) []*Call {
-	out := make([]*Call, 0, len(s.calls))
+	out := make([]*Call, 0, s.numCalls)
 	for _, c := range s.Calls() { // each call once across the history (SPEC §3)
 		out = append(out, c)
 	}

@@ -84,21 +84,21 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 	files := map[string]*FileChange{}
 	var shellIDs []Call
 	for _, c := range s.Calls() {
-		for t := range c.Touches() {
-			if t.Action != ActionEdit && t.Action != ActionWrite {
+		for path, action := range c.Touches() {
+			if action != ActionEdit && action != ActionWrite {
 				continue
 			}
-			fc := files[t.Path]
+			fc := files[path]
 			if fc == nil {
-				fc = &FileChange{Path: t.Path}
-				files[t.Path] = fc
+				fc = &FileChange{Path: path}
+				files[path] = fc
 			}
 			fc.Count++
-			if !slices.Contains(fc.Tools, t.Name) {
-				fc.Tools = append(fc.Tools, t.Name)
+			if !slices.Contains(fc.Tools, c.Name) {
+				fc.Tools = append(fc.Tools, c.Name)
 			}
-			if t.Time > fc.Last {
-				fc.Last = t.Time
+			if c.Time > fc.Last {
+				fc.Last = c.Time
 			}
 		}
 		if isShellTool(c.Name) {

@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -84,10 +85,11 @@ type SearchResult struct {
 }
 
 type matcher struct {
-	re     *regexp.Regexp
-	needle []byte // lower-case literal for the pre-check; nil when none is safe
-	anchor int    // position in needle the pre-check looks for first
-	lower  string
+	re         *regexp.Regexp
+	needle     []byte // lower-case literal for the pre-check; nil when none is safe
+	anchor     int    // position in needle the pre-check looks for first
+	lower      string
+	lowerBytes []byte // lower, as bytes
 }
 
 // CompileSearch validates a pattern: invalid RE2 is invalid_argument.
@@ -111,6 +113,7 @@ func CompileSearch(pattern string, regex bool) (*matcher, error) {
 		}
 	} else {
 		m.lower = strings.ToLower(pattern)
+		m.lowerBytes = []byte(m.lower)
 		if jsonSafe(pattern) && foldSafe(pattern) {
 			m.needle = []byte(m.lower)
 		}
@@ -145,7 +148,9 @@ func foldSafe(s string) bool {
 }
 
 // find returns the byte offset and length of the first match in s, or -1.
-func (m *matcher) find(s string) (int, int) {
+// scratch is the caller's buffer for a lower-cased copy of s (one per
+// goroutine).
+func (m *matcher) find(s string, scratch *[]byte) (int, int) {
 	if m.re != nil {
 		loc := m.re.FindStringIndex(s)
 		if loc == nil {
@@ -153,12 +158,15 @@ func (m *matcher) find(s string) (int, int) {
 		}
 		return loc[0], loc[1] - loc[0]
 	}
-	i := indexFold(s, m.lower)
+	i := indexFold(s, m.lower, m.lowerBytes, scratch)
 	return i, len(m.lower)
 }
 
 // indexFold finds lower (already lower-cased) in s ignoring ASCII/Unicode case.
-func indexFold(s, lower string) int {
+// A text that is not ASCII is lower-cased into *scratch, which keeps the
+// buffer when it is small: a search for a common word checks most texts of
+// a history, and a new string for each was a third of what it allocated.
+func indexFold(s, lower string, lowerBytes []byte, scratch *[]byte) int {
 	if isASCII(lower) && isASCII(s) {
 		n := len(lower)
 		for i := 0; i+n <= len(s); i++ {
@@ -168,16 +176,35 @@ func indexFold(s, lower string) int {
 		}
 		return -1
 	}
-	ls := strings.ToLower(s)
+	ls := appendLower(slices.Grow((*scratch)[:0], len(s)+utf8.UTFMax), s)
+	if cap(ls) <= 64<<10 {
+		*scratch = ls // reused; a larger one is not kept beyond this call
+	}
 	if len(ls) != len(s) {
 		// Lower-casing changed byte lengths; report a position in the lowered text.
-		i := strings.Index(ls, lower)
+		i := bytes.Index(ls, lowerBytes)
 		if i < 0 {
 			return -1
 		}
 		return min(i, len(s)-1)
 	}
-	return strings.Index(ls, lower)
+	return bytes.Index(ls, lowerBytes)
+}
+
+// appendLower appends strings.ToLower(s) to b: each rune (an invalid byte
+// reads as U+FFFD) lower-cased by unicode.ToLower.
+func appendLower(b []byte, s string) []byte {
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b = append(b, byte(r))
+			continue
+		}
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+	}
+	return b
 }
 
 func isASCII(s string) bool {
@@ -393,6 +420,7 @@ type lineSearcher struct {
 	m       *matcher
 	scanned *atomic.Int64
 	add     func(SearchHit)
+	lower   []byte // scratch for matcher.find
 }
 
 // line searches the current line of er, a reader of f: the raw bytes are
@@ -412,13 +440,13 @@ func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryRead
 	want := func(role string) bool { return len(q.Roles) == 0 || q.Roles[role] }
 	sidechain := f.Kind != MainFile || l.Sidechain
 	emit := func(role, text string) bool {
-		at, n := m.find(text)
+		at, n := m.find(text, &ls.lower)
 		if at < 0 {
 			return false
 		}
 		if q.Redact != nil {
 			text = q.Redact(text)
-			if at, n = m.find(text); at < 0 {
+			if at, n = m.find(text, &ls.lower); at < 0 {
 				at, n = 0, 0 // the hit was inside a redacted secret
 			}
 		}

@@ -105,3 +105,31 @@ func TestContainsFoldASCIIRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexFoldLowersLikeToLower: the lower-casing into a reused buffer is
+// strings.ToLower byte for byte (invalid UTF-8 reads as U+FFFD, letters whose
+// lower case has another length), and finds what a search in
+// strings.ToLower(s) finds.
+func TestIndexFoldLowersLikeToLower(t *testing.T) {
+	texts := []string{"", "ERROR", "Ünïcödé ERROR here", "\xff\xfeError\xc3", "İstanbul error", "KELVIN \u212a error", "ẞ STRASSE error",
+		"ΣΊΣΥΦΟΣ error", "ȺȾ error", "tab\terror\x00", strings.Repeat("é", 300) + "ERROR", "no match at all ✓"}
+	var scratch []byte
+	for _, s := range texts {
+		if got, want := string(appendLower(scratch[:0], s)), strings.ToLower(s); got != want {
+			t.Errorf("appendLower(%q) = %q, want %q", s, got, want)
+		}
+		for _, q := range []string{"error", "k", "i̇s", "ss", "\ufffd"} {
+			lower := strings.ToLower(q)
+			ls := strings.ToLower(s)
+			want := strings.Index(ls, lower)
+			if want >= 0 && len(ls) != len(s) {
+				want = min(want, len(s)-1)
+			}
+			if !isASCII(lower) || !isASCII(s) {
+				if got := indexFold(s, lower, []byte(lower), &scratch); got != want {
+					t.Errorf("indexFold(%q, %q) = %d, want %d", s, lower, got, want)
+				}
+			}
+		}
+	}
+}

@@ -59,7 +59,9 @@ type Session struct {
 
 	Usage     SessionUsage
 	responses []Response // the API responses attributed to this session
-	calls     []callRef  // the tool calls attributed to this session, each once
+	wide      []Usage    // the usage of responses whose counts do not fit an int32 (see Response.setUsage)
+	calls     []callRun  // the tool calls attributed to this session, each once, file by file
+	numCalls  int        // how many calls there are
 	buckets   []bucket   // responses summed by quarter hour and model
 	home      *sessionHome
 	tie       atomic.Int64 // Tie, once computed (0: not yet)
@@ -76,10 +78,11 @@ func (s *Session) Tie() int64 {
 	return v
 }
 
-// callRef locates a call in a file of its session.
-type callRef struct {
-	f *FileSummary
-	i int32
+// callRun lists the calls a session owns in one of its files: all of them
+// (the common case, which costs nothing per call), or those at own.
+type callRun struct {
+	f   *FileSummary
+	own []int32 // indexes in f.Calls; nil: every call of f
 }
 
 // Calls iterates the tool calls the session owns, each counted once across
@@ -89,8 +92,18 @@ type callRef struct {
 func (s *Session) Calls() iter.Seq2[*FileSummary, *Call] {
 	return func(yield func(*FileSummary, *Call) bool) {
 		for _, r := range s.calls {
-			if !yield(r.f, &r.f.Calls[r.i]) {
-				return
+			if r.own == nil {
+				for i := range r.f.Calls {
+					if !yield(r.f, &r.f.Calls[i]) {
+						return
+					}
+				}
+				continue
+			}
+			for _, i := range r.own {
+				if !yield(r.f, &r.f.Calls[i]) {
+					return
+				}
 			}
 		}
 	}
@@ -98,18 +111,30 @@ func (s *Session) Calls() iter.Seq2[*FileSummary, *Call] {
 
 // ownCalls lists the calls of s's files whose carrying response is owned by
 // that same file; calls on lines without a counted response own themselves.
-func (s *Session) ownCalls(index map[uint64]respRef) {
-	files := s.Files()
-	n := 0
-	for _, f := range files {
-		n += len(f.Calls)
-	}
-	s.calls = make([]callRef, 0, n)
-	for _, f := range files {
+func (s *Session) ownCalls(index *respIndex) {
+	s.calls, s.numCalls = nil, 0
+	for _, f := range s.Files() {
+		run := callRun{f: f}
 		for i := range f.Calls {
-			if s.ownsCall(index, f, i) {
-				s.calls = append(s.calls, callRef{f, int32(i)})
+			switch {
+			case s.ownsCall(index, f, i):
+				if run.own != nil {
+					run.own = append(run.own, int32(i))
+				}
+			case run.own == nil: // the first copy: from here the owned calls are listed
+				run.own = make([]int32, i, len(f.Calls)-1)
+				for j := range run.own {
+					run.own[j] = int32(j)
+				}
 			}
+		}
+		n := len(f.Calls)
+		if run.own != nil {
+			n = len(run.own)
+		}
+		if n > 0 {
+			s.calls = append(s.calls, run)
+			s.numCalls += n
 		}
 	}
 }
@@ -117,9 +142,9 @@ func (s *Session) ownCalls(index map[uint64]respRef) {
 // ownsCall reports whether call i of f, a file of s, is s's to count: a call
 // travels with its response, so one whose response is owned through another
 // file is that file's.
-func (s *Session) ownsCall(index map[uint64]respRef, f *FileSummary, i int) bool {
+func (s *Session) ownsCall(index *respIndex, f *FileSummary, i int) bool {
 	if m := f.Calls[i].Msg; m != 0 {
-		if ref, ok := index[m]; ok && ref.h.s.responses[ref.i].File != f {
+		if ref, ok := index.get(m); ok && ref.h.s.responses[ref.i].File != f {
 			return false
 		}
 	}
@@ -219,7 +244,7 @@ func (t *Tally) addCost(model string, u Usage, usd float64, priced bool) {
 }
 
 // addResponse adds a response, priced once when the snapshot was built.
-func (t *Tally) addResponse(r *Response) { t.addCost(r.Model, r.Usage, r.Cost, r.Priced) }
+func (t *Tally) addResponse(r *Response) { t.addCost(r.Model, r.Usage(), r.Cost, r.Priced) }
 
 // Merge adds o into t.
 func (t *Tally) Merge(o Tally) {
@@ -235,20 +260,55 @@ type SessionUsage struct {
 	ByModel   map[string]*Tally
 }
 
-// Response is one deduplicated API response.
+// Response is one deduplicated API response. A history holds one per model
+// turn, so it is kept in 88 bytes: its token counts as int32s when all six
+// fit (every real count does), else whole in its session's wide list.
 type Response struct {
 	key       uint64
 	File      *FileSummary // the file of the first copy in the owning session
 	Session   *Session
 	Time      int64
 	Model     string
-	Usage     Usage
+	Cost      float64  // USD at list price, when Priced
+	counts    [6]int32 // Input, Output, CacheCreate5m, CacheCreate1h, CacheRead, Reasoning; when wide, counts[0] indexes Session.wide
+	fast      bool     // Usage.Fast
+	wide      bool     // a count does not fit an int32
 	Sidechain bool
-	Advisor   bool    // a second model consulted inside another response, billed at its own rates
-	Cost      float64 // USD at list price, when Priced
+	Advisor   bool // a second model consulted inside another response, billed at its own rates
 	Priced    bool
 	advised   bool // the response's advisor usage has been added
 	costed    bool // Cost and Priced are those of Model and Usage
+}
+
+// Usage is the response's token usage.
+func (r *Response) Usage() Usage {
+	if r.wide {
+		return r.Session.wide[r.counts[0]]
+	}
+	c := &r.counts
+	return Usage{Input: int64(c[0]), Output: int64(c[1]), CacheCreate5m: int64(c[2]), CacheCreate1h: int64(c[3]),
+		CacheRead: int64(c[4]), Reasoning: int64(c[5]), Fast: r.fast}
+}
+
+// setUsage sets the response's usage; r.Session must be set. A usage that
+// does not fit the int32s goes to the session's wide list (a usage replaced
+// later leaves its old entry unused there: such counts never occur in real
+// logs, so nothing is reclaimed).
+func (r *Response) setUsage(u Usage) {
+	n := [6]int64{u.Input, u.Output, u.CacheCreate5m, u.CacheCreate1h, u.CacheRead, u.Reasoning}
+	r.fast, r.wide = u.Fast, false
+	for i, v := range n {
+		if v != int64(int32(v)) {
+			r.wide = true
+			break
+		}
+		r.counts[i] = int32(v)
+	}
+	if r.wide {
+		s := r.Session
+		r.counts = [6]int32{int32(len(s.wide))}
+		s.wide = append(s.wide, u)
+	}
 }
 
 // respRef locates a keyed response: its owning session and position.
@@ -260,12 +320,15 @@ type respRef struct {
 // sessionHome is where the index finds a session's current value: an
 // extension replaces a session by a new value and moves its home, instead of
 // rewriting the index entry of every response the session owns.
-type sessionHome struct{ s *Session }
+type sessionHome struct {
+	s  *Session
+	no uint32 // the home's number in the index
+}
 
 // buildSnapshot groups files into sessions and deduplicates every message id
 // across them. It returns the snapshot and the index of keyed responses that
 // incremental updates extend.
-func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) (*Snapshot, map[uint64]respRef) {
+func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) (*Snapshot, *respIndex) {
 	snap := &Snapshot{Roots: roots, Pricing: cfg.Pricing, cfg: cfg}
 	bySession := map[string]*Session{}
 	var order []*FileSummary
@@ -284,7 +347,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		s := bySession[key]
 		if s == nil {
 			s = &Session{ID: sid, Agent: f.agent.Name(), Key: key, Root: f.Root.Path, Machine: machineOf(f.Root), ProjectDir: f.ProjectDir, Project: f.Project}
-			s.home = &sessionHome{s}
+			s.home = &sessionHome{s: s}
 			bySession[key] = s
 		}
 		if f.Kind == MainFile {
@@ -304,7 +367,11 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		m, _ := f.numMessages()
 		n += m
 	}
-	index := make(map[uint64]respRef, n)
+	homes := make([]*sessionHome, len(snap.Sessions))
+	for i, s := range snap.Sessions {
+		homes[i] = s.home
+	}
+	index := newRespIndex(n, homes)
 	for _, s := range snap.Sessions {
 		files := s.Files()
 		s.responses = make([]Response, 0, responsesBound(files)) // no growth: a history holds tens of thousands
@@ -350,7 +417,7 @@ func (s *Session) tallyFrom(p *pricing.Table, loc *time.Location, from int) {
 	for i := from; i < len(s.responses); i++ {
 		r := &s.responses[i]
 		if !r.costed { // an extension keeps the prices of the responses it did not change
-			r.Cost, r.Priced = p.Cost(r.Model, r.Usage)
+			r.Cost, r.Priced = p.Cost(r.Model, r.Usage())
 			r.costed = true
 		}
 		s.Usage.addResponse(r)
@@ -389,19 +456,20 @@ type bucket struct {
 // new id becomes a response of s; a known one keeps its owner (the session
 // that started first, on its main thread when any copy there is) and takes
 // the usage of the copy with the largest output_tokens.
-func claimMessage(index map[uint64]respRef, s *Session, f *FileSummary, m *Message) {
+func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message) {
 	if !m.Counts() {
 		return
 	}
-	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, Model: m.Model, Usage: m.Usage, Sidechain: m.Sidechain, advised: len(m.Advisors) > 0}
+	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, Model: m.Model, Sidechain: m.Sidechain, advised: len(m.Advisors) > 0}
+	r.setUsage(m.Usage)
 	if m.Key == 0 {
 		s.responses = append(s.responses, r)
 		addAdvisors(s, &r, m)
 		return
 	}
-	ref, ok := index[m.Key]
+	ref, ok := index.get(m.Key)
 	if !ok {
-		index[m.Key] = respRef{s.home, int32(len(s.responses))}
+		index.put(m.Key, respRef{s.home, int32(len(s.responses))})
 		s.responses = append(s.responses, r)
 		addAdvisors(s, &r, m)
 		return
@@ -420,8 +488,9 @@ func claimMessage(index map[uint64]respRef, s *Session, f *FileSummary, m *Messa
 // time of its response r, once per response (SPEC §3 "Advisor usage").
 func addAdvisors(s *Session, r *Response, m *Message) {
 	for _, a := range m.Advisors {
-		s.responses = append(s.responses, Response{File: r.File, Session: s, Time: r.Time, Model: a.Model,
-			Usage: a.Usage, Sidechain: r.Sidechain, Advisor: true})
+		ar := Response{File: r.File, Session: s, Time: r.Time, Model: a.Model, Sidechain: r.Sidechain, Advisor: true}
+		ar.setUsage(a.Usage)
+		s.responses = append(s.responses, ar)
 	}
 }
 
@@ -430,8 +499,9 @@ func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message) {
 	if r.Session == s && !m.Sidechain && r.Sidechain {
 		r.Sidechain, r.File = false, f
 	}
-	if m.Usage.Output >= r.Usage.Output {
-		r.Usage, r.costed = m.Usage, false
+	if m.Usage.Output >= r.Usage().Output {
+		r.setUsage(m.Usage)
+		r.costed = false
 		if m.Model != "" {
 			r.Model = m.Model
 		}

@@ -29,6 +29,9 @@ type Config struct {
 	Location        *time.Location
 	Pricing         *pricing.Table
 	CallerSessionID string
+	// Built, when set, is called after each full build of a snapshot (the
+	// server lowers its GC target once the first scan is done).
+	Built func()
 }
 
 // Source is one agent's format and the roots it is read under.
@@ -62,7 +65,7 @@ type Store struct {
 	watch  *watcher       // nil: every look sweeps
 	files  map[string]*FileSummary
 	snap   *Snapshot
-	index  map[uint64]respRef // message key -> its response in snap
+	index  *respIndex // message key -> its response in snap
 
 	fullBuilds, extensions int // how snapshots were made (tests and benchmarks read them)
 	ext                    extendStats
@@ -192,6 +195,9 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	}
 	s.files = next
 	s.snap, s.index = buildSnapshot(s.cfg, next, roots)
+	if s.cfg.Built != nil {
+		s.cfg.Built()
+	}
 	return s.snap, hook != nil, nil
 }
 

@@ -120,7 +120,7 @@ func windowCalls(sessions []*Session) (shown, unresolved []callAt) {
 	})
 	each := func(fn func(at callAt)) {
 		for r, s := range byStart {
-			owned := make(map[*Call]bool, len(s.calls)) // a copy of another session's call is not this one's
+			owned := make(map[*Call]bool, s.numCalls) // a copy of another session's call is not this one's
 			for _, c := range s.Calls() {
 				owned[c] = true
 			}
@@ -207,10 +207,10 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		c := *at.c
 		ok := c.Result == transcript.ResultOK
 		if ok && (c.Action == ActionEdit || c.Action == ActionWrite) {
-			f := files[c.Path]
+			f := files[c.Path()]
 			if f == nil {
-				f = &WorkFile{Path: c.Path, Last: c.Time}
-				files[c.Path] = f
+				f = &WorkFile{Path: c.Path(), Last: c.Time}
+				files[c.Path()] = f
 			}
 			f.Edits++
 			if !slices.Contains(f.Sessions, at.s) {
@@ -280,7 +280,7 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		w.Page = append(w.Page, ws)
 	}
 	for _, s := range q.Sessions {
-		if s.Main == nil || s.Main.ToolCounts["TodoWrite"]+s.Main.ToolCounts["TaskCreate"] == 0 {
+		if s.Main == nil || s.Main.ToolCount("TodoWrite")+s.Main.ToolCount("TaskCreate") == 0 {
 			continue
 		}
 		r := &Recap{}

@@ -55,35 +55,65 @@ type Message struct {
 func (m *Message) Counts() bool { return m.HasUsage && !m.Synthetic }
 
 // Call is one tool_use block joined to its result in the same file. Only a
-// hash of its id is kept in memory; tools that show ids re-read the file.
+// hash of its id is kept in memory for most calls; tools that show ids
+// re-read the file. A file tool's path and id sit beside the call (files),
+// so the other calls (three in five) do not carry their room.
 type Call struct {
-	Key  uint64 // IDKey of the tool_use id
-	Msg  uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
-	Name string
-	Time int64
-	Line int32
+	Key    uint64 // IDKey of the tool_use id
+	Msg    uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
+	Name   string
+	Time   int64
+	Target uint64 // what the call acted on, for "the same call again" (see classifyCall)
+	Line   int32
 	// The small fields share one word.
 	Sidechain bool
 	Action    FileAction // how Path was touched
 	Result    ResultState
-	Kinds     CommandKinds          // what a shell call's command does (see classifyCall)
-	Path      string                // file path for file tools
-	Target    uint64                // what the call acted on, for "the same call again" (see classifyCall)
-	ID        string                // the tool_use id, kept for file tools only (file_activity shows it)
-	More      []transcript.CallFile // further files touched (a patch of several files); nil for most calls
+	Kinds     CommandKinds // what a shell call's command does (see classifyCall)
+	files     *callFiles   // nil unless Action is set
 }
 
-// Touches yields the call once per file it touched: as it is for Path, then
-// a copy with Path and Action of each further file.
-func (c Call) Touches() iter.Seq[Call] {
-	return func(yield func(Call) bool) {
-		if c.Action == ActionNone || !yield(c) {
+// callFiles is what a file tool's call keeps beside it. It is never changed
+// once made: copies of a Call share it.
+type callFiles struct {
+	path string                // the file path
+	id   string                // the tool_use id (file_activity shows it)
+	more []transcript.CallFile // further files touched (a patch of several files); nil for most calls
+}
+
+// Path is the file path of a file tool's call ("" for other calls).
+func (c *Call) Path() string {
+	if c.files == nil {
+		return ""
+	}
+	return c.files.path
+}
+
+// ID is the tool_use id, kept for file tools' calls only ("" for others).
+func (c *Call) ID() string {
+	if c.files == nil {
+		return ""
+	}
+	return c.files.id
+}
+
+// More lists the further files a call touched (a patch of several files).
+func (c *Call) More() []transcript.CallFile {
+	if c.files == nil {
+		return nil
+	}
+	return c.files.more
+}
+
+// Touches yields the path and action of each file the call touched: Path
+// first, then the further files.
+func (c *Call) Touches() iter.Seq2[string, FileAction] {
+	return func(yield func(string, FileAction) bool) {
+		if c.Action == ActionNone || !yield(c.Path(), c.Action) {
 			return
 		}
-		for _, m := range c.More {
-			t := c
-			t.Path, t.Action, t.More = m.Path, m.Action, nil
-			if !yield(t) {
+		for _, m := range c.More() {
+			if !yield(m.Path, m.Action) {
 				return
 			}
 		}
@@ -127,20 +157,16 @@ type FileSummary struct {
 	GitBranch string // last non-empty gitBranch seen
 	Versions  []string
 
-	msgs             []Message        // during a read (and between reads of a hot file): the messages, open to change
-	messages         messageLog       // between reads of a file that is not hot: the messages, packed
-	hot              bool             // the last read was of an append: msgs and the lookups stay open for the next
-	msgIdx           map[uint64]int32 // during a read (and kept when hot): response identity -> index in msgs
-	lastByID         map[uint64]int32 // during a read: hash of message.id alone -> the latest message with it
-	zeroCopies       []zeroCopy       // all-zero usage copies waiting for the copy they belong to
-	provisional      []zeroCopy       // zero copies the last read made responses of their own; the next read takes them back
-	MainAssistantIDs int              // distinct message ids of main-thread assistant lines
+	*readState                  // during a read (and between reads of a hot file); nil otherwise
+	messages         messageLog // between reads of a file that is not hot: the messages, packed
+	hot              bool       // the last read was of an append: msgs and the lookups stay open for the next
+	provisional      []zeroCopy // zero copies the last read made responses of their own; the next read takes them back
+	MainAssistantIDs int        // distinct message ids of main-thread assistant lines
 	HumanPrompts     int
 	FirstPrompt      string // raw (unredacted), clipped
 	APIErrors        int
 
 	Calls   []Call
-	callIdx map[uint64]int32       // during a read: hash of tool_use id -> index in Calls
 	orphans map[uint64]ResultState // results seen before their call (lines are not in order)
 
 	lastReply lastReply // the main-thread message latest in the file
@@ -159,12 +185,25 @@ type FileSummary struct {
 	PRLinks     []string
 	Compactions int
 	CostState   *CostState
-	ToolCounts  map[string]int
-	ReadError   string // the last I/O error reading the file, if any
+	tools       []toolCount // calls by tool name, in order of first call
+	ReadError   string      // the last I/O error reading the file, if any
 
 	id   transcript.FileID // a file replaced by rename has a new identity
 	head []byte            // first bytes of the file, to notice replacement
 	tail []byte            // the bytes just before Offset, to notice a rewrite
+}
+
+// readState is what a read of a file works with: the messages open to
+// change and the lookups that find the copies it meets again. A summary
+// holds it only while it is read, and between the reads of a hot file (most
+// summaries are of files that do not grow).
+type readState struct {
+	msgs       []Message         // the messages, open to change
+	msgIdx     map[uint64]int32  // response identity -> index in msgs
+	lastByID   map[uint64]int32  // during a read: hash of message.id alone -> the latest message with it
+	zeroCopies []zeroCopy        // all-zero usage copies waiting for the copy they belong to
+	callIdx    map[uint64]int32  // hash of tool_use id -> index in Calls
+	paths      map[string]string // during a read: the file paths of its calls, one string each
 }
 
 func readAt(fh *os.File, off, n int64) []byte {
@@ -213,9 +252,7 @@ func (f *FileSummary) HasUUID(u string) bool { return f.leaves[idHash(u)] }
 func (f *FileSummary) IsSidechainFile() bool { return f.Kind != MainFile }
 
 func newFileSummary(d discovered) *FileSummary {
-	return &FileSummary{File: d.File, agent: d.agent,
-		ToolCounts: map[string]int{},
-	}
+	return &FileSummary{File: d.File, agent: d.agent}
 }
 
 // clone returns a copy that can be extended without touching f. The lists
@@ -227,7 +264,7 @@ func newFileSummary(d discovered) *FileSummary {
 func (f *FileSummary) clone() *FileSummary {
 	c := *f
 	c.Versions = append([]string(nil), f.Versions...) // the packed messages are shared: a read unpacks its own
-	c.sharedCalls, c.sharedMsgs = len(f.Calls), len(f.msgs)
+	c.sharedCalls, c.sharedMsgs = len(f.Calls), 0
 	c.provisional = append([]zeroCopy(nil), f.provisional...)
 	c.Summaries = append([]SummaryLine(nil), f.Summaries...)
 	c.PRLinks = append([]string(nil), f.PRLinks...)
@@ -235,8 +272,12 @@ func (f *FileSummary) clone() *FileSummary {
 	c.leaves = maps.Clone(f.leaves)
 	c.head = append([]byte(nil), f.head...)
 	c.tail = append([]byte(nil), f.tail...)
-	c.ToolCounts = maps.Clone(f.ToolCounts)
-	f.msgIdx, f.callIdx = nil, nil
+	c.tools = slices.Clone(f.tools)
+	if f.readState != nil { // hot: the clone takes the read's state, its lists shared, its lookups moved
+		rs := *f.readState
+		c.readState, c.sharedMsgs = &rs, len(f.msgs)
+		f.msgIdx, f.callIdx = nil, nil
+	}
 	return &c
 }
 
@@ -272,7 +313,7 @@ func (f *FileSummary) cooled() *FileSummary {
 	c := f.clone()
 	c.hot = false
 	c.messages = packMessages(c.msgs)
-	c.msgs, c.msgIdx, c.callIdx = nil, nil, nil
+	c.readState = nil
 	c.Calls, c.sharedMsgs = clipSlice(c.Calls), 0
 	return c
 }
@@ -373,12 +414,14 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 	}
 	f.settleZeroCopies()
 	f.noteLastReply()
+	f.paths = nil
 	f.Offset, f.phys = lines.Consumed()
 	f.head, f.tail = lines.Marks()
 	f.head, f.tail = bytes.Clone(f.head), bytes.Clone(f.tail)
 	if !f.hot { // a hot file's lists grow on: cooled clips them
 		f.Calls = clipSlice(f.Calls)
 	}
+	f.tools = clipSlice(f.tools)
 	if f.lateLeaf {
 		f.resolveLeaves(ctx)
 	}
@@ -418,7 +461,7 @@ func (f *FileSummary) openIndexes() {
 		}
 		return
 	}
-	f.msgs, f.sharedMsgs = f.messages.unpack(), 0
+	f.readState, f.sharedMsgs = &readState{msgs: f.messages.unpack()}, 0
 	f.reopenZeroCopies()
 	f.indexOpen()
 }
@@ -442,7 +485,7 @@ func (f *FileSummary) closeIndexes() {
 		return
 	}
 	f.messages = packMessages(f.msgs)
-	f.msgs, f.msgIdx, f.callIdx = nil, nil, nil
+	f.readState = nil
 }
 
 // Messages yields the file's messages in order (a summary between reads).
@@ -770,11 +813,12 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 		if _, dup := f.callIdx[ch]; dup {
 			continue
 		}
-		c := Call{Key: ch, Name: f.internTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
+		c := Call{Key: ch, Name: f.countTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
 		if call.Action != ActionNone {
-			c.Path, c.Action, c.ID = transcript.Clip(call.Path, 1000), call.Action, transcript.Clip(call.ID, 200)
+			c.Action = call.Action
+			c.files = &callFiles{path: f.internPath(call.Path), id: transcript.Clip(call.ID, 200)}
 			for _, m := range call.More {
-				c.More = append(c.More, transcript.CallFile{Path: transcript.Clip(m.Path, 1000), Action: m.Action})
+				c.files.more = append(c.files.more, transcript.CallFile{Path: f.internPath(m.Path), Action: m.Action})
 			}
 		}
 		c.Kinds, c.Target = classifyCall(&call)
@@ -784,20 +828,61 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 		}
 		f.callIdx[ch] = int32(len(f.Calls))
 		f.Calls = append(f.Calls, c)
-		f.ToolCounts[c.Name]++
 	}
 }
 
-// internTool shares one string per tool name within a file.
-func (f *FileSummary) internTool(name string) string {
-	if _, ok := f.ToolCounts[name]; ok {
-		for k := range f.ToolCounts {
-			if k == name {
-				return k
+// toolCount is how many calls of a file name one tool.
+type toolCount struct {
+	name string
+	n    int
+}
+
+// countTool counts a call of the named tool and returns the name as the
+// file keeps it: one string per tool (a file calls a few tools, so a list
+// is smaller than a map and as quick).
+func (f *FileSummary) countTool(name string) string {
+	find := func(name string) (string, bool) {
+		for i := range f.tools {
+			if f.tools[i].name == name {
+				f.tools[i].n++
+				return f.tools[i].name, true
 			}
 		}
+		return "", false
 	}
-	return transcript.Clip(name, 120)
+	if kept, ok := find(name); ok {
+		return kept
+	}
+	kept := transcript.Clip(name, 120)
+	if k, ok := find(kept); ok { // a name Clip changes, met before
+		return k
+	}
+	f.tools = append(f.tools, toolCount{kept, 1})
+	return kept
+}
+
+// ToolCount is how many calls of the file name the tool.
+func (f *FileSummary) ToolCount(name string) int {
+	for _, t := range f.tools {
+		if t.name == name {
+			return t.n
+		}
+	}
+	return 0
+}
+
+// internPath shares one string per file path within a read: a session
+// reads and edits the same files again and again.
+func (f *FileSummary) internPath(p string) string {
+	if s, ok := f.paths[p]; ok {
+		return s
+	}
+	s := transcript.Clip(p, 1000)
+	if f.paths == nil {
+		f.paths = map[string]string{}
+	}
+	f.paths[s] = s // keyed by the clipped path: a path Clip changes is not shared, and is still right
+	return s
 }
 
 func (f *FileSummary) internModel(m string) string {

@@ -65,7 +65,7 @@ const maxFileSessions = 100
 
 // touchPos orders touches newest first.
 func touchPos(t *logs.FileTouch) pos {
-	return pos{N: []int64{-t.Call.Time, sessionTie(t.Session), hash63(t.Call.ID), int64(t.Call.Line)}}
+	return pos{N: []int64{-t.Call.Time, sessionTie(t.Session), hash63(t.Call.ID()), int64(t.Call.Line)}}
 }
 
 // FileActivity is the file_activity tool.
@@ -93,7 +93,7 @@ func FileActivity(d Deps) Spec {
 			pg, pager, more := page(touches, touchPos, &a.CursorArg, *a.Limit)
 			out := FileActivityOut{Touches: []FileTouchOut{}, TotalTouches: len(touches), CoverageFrom: rfcTime(snap.CoverageFrom()), page: pager}
 			for _, t := range pg {
-				out.Touches = append(out.Touches, FileTouchOut{SessionID: t.Session.ID, ToolUseID: clip(t.Call.ID), Repo: clip(t.Session.Repo),
+				out.Touches = append(out.Touches, FileTouchOut{SessionID: t.Session.ID, ToolUseID: clip(t.Call.ID()), Repo: clip(t.Session.Repo),
 					Timestamp: rfc(t.Call.Time), ToolName: name(t.Call.Name), Action: t.Action.String(),
 					FilePath: text(t.Path, 500), Source: source(t.Call.Sidechain), Outcome: t.Call.Outcome(snap.IsLive(t.Session))})
 			}

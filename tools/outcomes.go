@@ -50,7 +50,7 @@ func outcomeEvidence(s *logs.Session, r *logs.Recap) []OutcomeEvidence {
 		excerpt := d.Command
 		switch o.Kind {
 		case logs.OutcomeFilesChanged:
-			excerpt = o.Call.Path
+			excerpt = o.Call.Path()
 		case logs.OutcomeCommitObserved:
 			if msg, ok := logs.CommitMessage(d.Command); ok {
 				excerpt = msg

@@ -11,11 +11,12 @@ package tools
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"sort"
+	"slices"
 
 	"github.com/agent-activity/agent-activity/logs"
 	"github.com/agent-activity/agent-activity/transcript"
@@ -168,54 +169,46 @@ func (p pager) after(n int) string {
 }
 
 // page returns, in key order, at most limit of the items after the cursor,
-// the pager of those items, and whether more items follow them.
+// the pager of those items, and whether more items follow them. Items of
+// equal keys keep their order. It holds at most 2*limit candidates at a time
+// (a whole history's file touches are tens of thousands).
 func page[T any](items []T, key func(*T) pos, c *CursorArg, limit int) ([]T, pager, bool) {
 	type keyed struct {
 		i int
 		k pos
 	}
-	var admitted []keyed
+	order := func(a, b keyed) int {
+		if d := a.k.compare(b.k); d != 0 {
+			return d
+		}
+		return cmp.Compare(a.i, b.i)
+	}
+	limit = max(limit, 0)
+	keep, cutAt := max(64, limit), len(items)+1 // after a cut the first keep candidates remain: the first limit so far are among them
+	if keep <= len(items)/2 {
+		cutAt = 2 * keep
+	}
+	var best []keyed
+	admitted := 0
 	for i := range items {
-		if k := key(&items[i]); c.admits(k) {
-			admitted = append(admitted, keyed{i, k})
+		k := key(&items[i])
+		if !c.admits(k) {
+			continue
+		}
+		admitted++
+		best = append(best, keyed{i, k})
+		if len(best) >= cutAt {
+			slices.SortFunc(best, order)
+			best = best[:keep]
 		}
 	}
-	more := len(admitted) > limit
-	n := min(limit, len(admitted))
-	if len(admitted) > 4*n {
-		admitted = smallest(admitted, n, func(a, b keyed) bool {
-			if c := a.k.compare(b.k); c != 0 {
-				return c < 0
-			}
-			return a.i < b.i
-		})
-	} else {
-		sort.SliceStable(admitted, func(a, b int) bool { return admitted[a].k.compare(admitted[b].k) < 0 })
-	}
+	slices.SortFunc(best, order)
 	pg := c.pager()
+	n := min(limit, len(best))
 	out := make([]T, 0, n)
-	for _, a := range admitted[:n] {
+	for _, a := range best[:n] {
 		out = append(out, items[a.i])
 		pg.keys = append(pg.keys, a.k)
 	}
-	return out, pg, more
-}
-
-// smallest returns the n least of items under less (a strict total order),
-// in order: a page of a long list without sorting all of it.
-func smallest[T any](items []T, n int, less func(a, b T) bool) []T {
-	best := make([]T, 0, n+1)
-	for _, x := range items {
-		if len(best) == n && (n == 0 || !less(x, best[n-1])) {
-			continue
-		}
-		i := sort.Search(len(best), func(j int) bool { return less(x, best[j]) })
-		best = append(best, x)
-		copy(best[i+1:], best[i:])
-		best[i] = x
-		if len(best) > n {
-			best = best[:n]
-		}
-	}
-	return best
+	return out, pg, admitted > n
 }

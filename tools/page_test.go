@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -169,7 +168,7 @@ func wantTouches(path, repo string) func(*testing.T, *logs.Snapshot) []string {
 		sort.SliceStable(touches, func(i, j int) bool { return touchPos(&touches[i]).compare(touchPos(&touches[j])) < 0 })
 		var out []string
 		for _, tc := range touches {
-			out = append(out, tc.Session.ID+" "+tc.Call.ID+" "+rfc(tc.Call.Time))
+			out = append(out, tc.Session.ID+" "+tc.Call.ID()+" "+rfc(tc.Call.Time))
 		}
 		return out
 	}
@@ -591,23 +590,42 @@ func TestTailOffsetAround(t *testing.T) {
 	}
 }
 
-// TestSmallestIsStableSortPrefix: a page picked without a full sort is the
-// first n of the stable sort, ties kept in list order.
-func TestSmallestIsStableSortPrefix(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	type item struct{ k, i int }
-	for round := 0; round < 2000; round++ {
-		items := make([]item, rng.IntN(60))
-		for i := range items {
-			items[i] = item{rng.IntN(8), i}
-		}
-		n := rng.IntN(12)
-		want := slices.Clone(items)
-		sort.SliceStable(want, func(a, b int) bool { return want[a].k < want[b].k })
-		want = want[:min(n, len(want))]
-		got := smallest(items, n, func(a, b item) bool { return a.k < b.k || a.k == b.k && a.i < b.i })
-		if !slices.Equal(got, want) {
-			t.Fatalf("n=%d items=%v: got %v, want %v", n, items, got, want)
+// TestPageKeepsTheFirstItems: page, which holds only a few candidates at a
+// time, returns what a stable sort of every admitted item gives, with few or
+// many ties, before and after a cursor.
+func TestPageKeepsTheFirstItems(t *testing.T) {
+	type item struct {
+		s     string
+		n, id int64
+	}
+	key := func(it *item) pos { return pos{S: it.s, N: []int64{it.n}} }
+	for _, size := range []int{0, 1, 63, 64, 129, 1000, 5000} {
+		for _, spread := range []int64{3, 1 << 20} {
+			items := make([]item, size)
+			x := uint64(size)*2654435761 + uint64(spread)
+			for i := range items {
+				x = x*6364136223846793005 + 1442695040888963407
+				items[i] = item{s: string(rune('a' + x>>60%3)), n: int64(x>>33) % spread, id: int64(i)}
+			}
+			for _, limit := range []int{0, 1, 50, 500, math.MaxInt32} {
+				for _, after := range []*pos{nil, {S: "b", N: []int64{spread / 2}}} {
+					c := &CursorArg{after: after}
+					var want []item
+					for i := range items {
+						if c.admits(key(&items[i])) {
+							want = append(want, items[i])
+						}
+					}
+					sort.SliceStable(want, func(i, j int) bool { return key(&want[i]).compare(key(&want[j])) < 0 })
+					more := len(want) > limit
+					want = want[:min(limit, len(want))]
+					got, pg, gotMore := page(items, key, c, limit)
+					if !slices.Equal(got, want) || gotMore != more || len(pg.keys) != len(got) {
+						t.Fatalf("%d items, spread %d, limit %d, after %v: got %d items (more %v), want %d (more %v)",
+							size, spread, limit, after, len(got), gotMore, len(want), more)
+					}
+				}
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,11 +24,27 @@ type dirListing struct {
 	entries []Listed
 }
 
-// Listed is a folder entry with its full path, joined once per listing.
+// Listed is a folder entry with its full path, joined once per listing. It
+// keeps the entry's name as the end of Full and its type, not the
+// os.DirEntry it was listed as (with its own copies of the folder and the
+// name): a cache of a whole history's folders holds thousands.
 type Listed struct {
-	os.DirEntry
 	Full string
+	name int         // the length of the name at the end of Full
+	typ  fs.FileMode // the type bits (Type)
 }
+
+// Name is the entry's name.
+func (l Listed) Name() string { return l.Full[len(l.Full)-l.name:] }
+
+// IsDir reports whether the entry is a folder.
+func (l Listed) IsDir() bool { return l.typ.IsDir() }
+
+// Type is the entry's type bits.
+func (l Listed) Type() fs.FileMode { return l.typ }
+
+// Info stats the entry (not following a symlink), as os.DirEntry's Info does.
+func (l Listed) Info() (fs.FileInfo, error) { return os.Lstat(l.Full) }
 
 type sidecar struct {
 	b  []byte
@@ -92,7 +109,7 @@ func (c *DirCache) List(dir string) []Listed {
 	}
 	entries := make([]Listed, len(des))
 	for i, e := range des {
-		entries[i] = Listed{DirEntry: e, Full: filepath.Join(dir, e.Name())}
+		entries[i] = Listed{Full: filepath.Join(dir, e.Name()), name: len(e.Name()), typ: e.Type()}
 	}
 	c.dirs[dir] = dirListing{mtime: mt, entries: entries}
 	return entries

@@ -175,7 +175,6 @@ type File struct {
 	AgentID    string
 	AgentType  string
 	AgentDesc  string
-	Info       FileInfo
 }
 
 // FileKind says which layout a transcript file belongs to.

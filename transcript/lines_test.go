@@ -57,6 +57,42 @@ func TestLinesStopWhenCancelled(t *testing.T) {
 	}
 }
 
+// TestLinesLongLines: lines around and far past the read buffer's size, in
+// any order, each read whole (a shorter long line after a longer one reuses
+// its buffer; a long torn last line is torn).
+func TestLinesLongLines(t *testing.T) {
+	const readSize = 256 << 10 // the read buffer's size
+	sizes := []int{readSize - 2, readSize - 1, readSize, readSize + 1, 3*readSize + 5, 10, 2*readSize + 7, 5*readSize - 1, readSize + 3}
+	var in bytes.Buffer
+	var want []string
+	for i, n := range sizes {
+		line := bytes.Repeat([]byte{byte('a' + i)}, n)
+		line[n/2] = '.' // no two lines alike
+		want = append(want, string(line))
+		in.Write(line)
+		if i < len(sizes)-1 {
+			in.WriteByte('\n')
+		}
+	}
+	for _, step := range []int{1 << 20, 4093} {
+		l := NewLines(context.Background(), &chunkReader{r: bytes.NewReader(in.Bytes()), n: step}, 0, 0)
+		i := 0
+		for l.Scan() {
+			if i >= len(want) || string(l.Bytes()) != want[i] {
+				t.Fatalf("read %d: line %d (%d bytes) is not line %d as written", step, l.Number(), len(l.Bytes()), i+1)
+			}
+			if l.Torn() != (i == len(want)-1) {
+				t.Errorf("line %d torn %v", i+1, l.Torn())
+			}
+			i++
+		}
+		if i != len(want) || l.Err() != nil {
+			t.Fatalf("read %d: %d lines, err %v", step, i, l.Err())
+		}
+		l.Close()
+	}
+}
+
 // FuzzLines splits an arbitrary byte stream into lines. Properties: each
 // yielded line is its input segment, holds no '\n' and is not blank; its
 // number is one more than the line ends before it; what lies between yielded

@@ -1,0 +1,78 @@
+package logs
+
+import (
+	"math"
+	"testing"
+	"unsafe"
+)
+
+// TestResponseUsageRoundTrip: a usage reads back as it was set, whether its
+// counts fit the int32s or go to the session's wide list.
+func TestResponseUsageRoundTrip(t *testing.T) {
+	s := &Session{}
+	for _, c := range []struct {
+		u    Usage
+		wide bool
+	}{
+		{Usage{Input: 3, Output: 1200, CacheCreate5m: 20385, CacheCreate1h: 1, CacheRead: 96000, Reasoning: 5, Fast: true}, false},
+		{Usage{Input: math.MaxInt32, Output: math.MinInt32}, false},
+		{Usage{Input: -7}, false}, // a mistyped count stays what it was
+		{Usage{Output: math.MaxInt32 + 1}, true},
+		{Usage{CacheRead: 4_000_000_000_000, Fast: true}, true},
+		{Usage{Reasoning: math.MinInt32 - 1}, true},
+		{Usage{Input: math.MaxInt64, Output: math.MinInt64, CacheCreate1h: 9}, true},
+	} {
+		r := Response{Session: s}
+		r.setUsage(c.u)
+		if got := r.Usage(); got != c.u {
+			t.Errorf("usage %+v read back as %+v", c.u, got)
+		}
+		if r.wide != c.wide {
+			t.Errorf("usage %+v: wide %v, want %v", c.u, r.wide, c.wide)
+		}
+		r.setUsage(Usage{Output: 1}) // a later copy replaces it, whatever its form
+		if got := r.Usage(); got != (Usage{Output: 1}) || r.wide {
+			t.Errorf("after %+v, a narrow usage reads back as %+v (wide %v)", c.u, got, r.wide)
+		}
+	}
+	if got := len(s.wide); got != 4 {
+		t.Errorf("%d wide usages kept, want 4", got)
+	}
+	if got := unsafe.Sizeof(Response{}); got > 88 {
+		t.Errorf("Response is %d bytes, want at most 88", got)
+	}
+}
+
+// TestWideUsageCountsExactly: counts past an int32 are summed and priced
+// exactly, also when the copy that wins is the wide one.
+func TestWideUsageCountsExactly(t *testing.T) {
+	const model = "claude-sonnet-4-5-20250929"
+	main := asst(sidA, "u1", "2026-11-28T10:00:00.000Z", "msg_1", model, textBlock, 10, 40, 100, 1000, "") +
+		asst(sidA, "u2", "2026-11-28T10:00:01.000Z", "msg_1", model, textBlock, 10, 5_000_000_000, 100, 1000, "") +
+		asst(sidA, "u3", "2026-11-28T10:00:02.000Z", "msg_2", model, textBlock, 3_000_000_000, 7, 0, 9_000_000_000_000, "") +
+		asst(sidA, "u4", "2026-11-28T10:00:03.000Z", "msg_3", model, textBlock, 1, 2, 3, 4, "")
+	sn := snap(t, writeTree(t, map[string]string{"-home-dev-proj/" + sidA + ".jsonl": main}, old))
+	want := Usage{Input: 3_000_000_011, Output: 5_000_000_009, CacheCreate5m: 103, CacheRead: 9_000_000_001_004}
+	if got := totalOf(sn); got != want {
+		t.Fatalf("usage = %+v, want %+v", got, want)
+	}
+	s := sn.Sessions[0]
+	if got := s.Usage.Total.Usage; got != want {
+		t.Errorf("session tally = %+v, want %+v", got, want)
+	}
+	var cost float64
+	for _, u := range []Usage{
+		{Input: 10, Output: 5_000_000_000, CacheCreate5m: 100, CacheRead: 1000},
+		{Input: 3_000_000_000, Output: 7, CacheRead: 9_000_000_000_000},
+		{Input: 1, Output: 2, CacheCreate5m: 3, CacheRead: 4},
+	} {
+		usd, ok := sn.Pricing.Cost(model, u)
+		if !ok {
+			t.Fatalf("%s is not priced", model)
+		}
+		cost += usd
+	}
+	if got := s.Usage.Total.Cost.Cost; got != cost {
+		t.Errorf("session cost = %v, want %v", got, cost)
+	}
+}

@@ -1,0 +1,72 @@
+package logs
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/agent-activity/agent-activity/transcript"
+)
+
+// TestOwnCallsRuns: a session owns every call of a file whose responses it
+// owns, and only the others' when some are copies, in file order, whichever
+// calls the copies are.
+func TestOwnCallsRuns(t *testing.T) {
+	other := &FileSummary{}
+	s := &Session{}
+	s.home = &sessionHome{s: s}
+	elsewhere := &Session{responses: []Response{{File: other}}}
+	elsewhere.home = &sessionHome{s: elsewhere}
+	index := newRespIndex(1, []*sessionHome{s.home, elsewhere.home})
+	index.put(7, respRef{elsewhere.home, 0}) // response 7 is owned by another file
+	for _, c := range []struct {
+		msgs []uint64 // Msg of each call
+		want []int    // the calls owned
+	}{
+		{[]uint64{0, 1, 2}, []int{0, 1, 2}},
+		{[]uint64{7, 7, 1}, []int{2}},       // a copied prefix
+		{[]uint64{1, 7, 2, 7}, []int{0, 2}}, // copies after owned calls
+		{[]uint64{7}, nil},
+		{nil, nil},
+	} {
+		f := &FileSummary{}
+		for i, m := range c.msgs {
+			f.Calls = append(f.Calls, Call{Key: uint64(i), Msg: m})
+		}
+		s.Main = f
+		s.ownCalls(index)
+		var got []int
+		for cf, call := range s.Calls() {
+			if cf != f {
+				t.Fatalf("call of another file")
+			}
+			got = append(got, int(call.Key))
+		}
+		if !slices.Equal(got, c.want) || s.numCalls != len(c.want) {
+			t.Errorf("calls with msgs %v: owned %v (numCalls %d), want %v", c.msgs, got, s.numCalls, c.want)
+		}
+	}
+}
+
+// TestCountTool: a file keeps one count and one string per tool name, also
+// for names the clip changes (too long, invalid UTF-8) and the empty name.
+func TestCountTool(t *testing.T) {
+	long := strings.Repeat("mcp__server__tool_", 10)
+	f := &FileSummary{}
+	for _, n := range []string{"Bash", "Read", "Bash", long, "", long, "bad\xff", "Bash", "", "bad\xff"} {
+		f.countTool(n)
+	}
+	want := map[string]int{"Bash": 3, "Read": 1, transcript.Clip(long, 120): 2, "": 2, transcript.Clip("bad\xff", 120): 2}
+	if len(f.tools) != len(want) {
+		t.Errorf("%d tools kept, want %d: %+v", len(f.tools), len(want), f.tools)
+	}
+	for name, n := range want {
+		if got := f.ToolCount(name); got != n {
+			t.Errorf("ToolCount(%q) = %d, want %d", name, got, n)
+		}
+	}
+	if a, b := f.countTool("Read"), f.countTool("Read"); unsafe.StringData(a) != unsafe.StringData(b) {
+		t.Errorf("two calls of Read keep two strings")
+	}
+}
