@@ -181,6 +181,29 @@ func BenchmarkFindJSON(b *testing.B) { benchLineFinder(b, FindJSON) }
 // every line, then Find.
 func BenchmarkFindDecoded(b *testing.B) { benchLineFinder(b, findDecoded) }
 
+// BenchmarkJSONClean is the pre-check alone, as FindJSON runs it; with
+// AGENT_ACTIVITY_BENCH_ROOT naming a generated history it reads that.
+func BenchmarkJSONClean(b *testing.B) { benchLineCheck(b, jsonClean) }
+
+// BenchmarkJSONCleanPairs is the pre-check without the vector classifier:
+// the loop of every platform but amd64.
+func BenchmarkJSONCleanPairs(b *testing.B) { benchLineCheck(b, jsonCleanPairs) }
+
+func benchLineCheck(b *testing.B, clean func(string) bool) {
+	lines, n := benchLines(b)
+	strs := make([]string, len(lines))
+	for k, l := range lines {
+		strs[k] = string(l)
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range strs {
+			clean(l)
+		}
+	}
+}
+
 func benchLineFinder(b *testing.B, find func([]byte) []Finding) {
 	lines, n := benchLines(b)
 	b.SetBytes(n)
