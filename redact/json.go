@@ -198,7 +198,11 @@ func (sc *scanner) rawBlocks() int {
 		for w, m := range masks[:(end-off-1+63)/64] {
 			for ; m != 0; m &= m - 1 {
 				j := off + w*64 + bits.TrailingZeros64(m)
-				if kind := rawPair[uint16(s[j])|uint16(s[j+1])<<8]; kind != 0 && !sc.rawAt(j+1, uint32(kind)) {
+				kind := rawPair[uint16(s[j])|uint16(s[j+1])<<8]
+				if kind == 0 || kind <= rtEq && plainKey(s, j+1) {
+					continue // most: rawAt's first answer, without its switch
+				}
+				if !sc.rawAt(j+1, uint32(kind)) {
 					return -1
 				}
 			}

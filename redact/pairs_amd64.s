@@ -32,20 +32,46 @@
 	PCMPEQB X13, X3       \
 	PMOVMSKB X3, reg
 
-// func pairCandidates(s string, masks []uint64, t *pairTables)
+// CLASSIFY32 is CLASSIFY for the 32 bytes at off(SI), with AVX2: Y8-Y11
+// hold the tables in both lanes, Y12 thirty-two 0x0f, Y13 zero.
+#define CLASSIFY32(off, reg) \
+	VMOVDQU   off+1(SI), Y0  \
+	VMOVDQU   off(SI), Y1    \
+	VPSRLW    $4, Y0, Y2     \
+	VPAND     Y12, Y0, Y0    \
+	VPAND     Y12, Y2, Y2    \
+	VPSHUFB   Y0, Y8, Y3     \
+	VPSHUFB   Y2, Y9, Y4     \
+	VPAND     Y4, Y3, Y3     \
+	VPSRLW    $4, Y1, Y2     \
+	VPAND     Y12, Y1, Y1    \
+	VPAND     Y12, Y2, Y2    \
+	VPSHUFB   Y1, Y10, Y4    \
+	VPSHUFB   Y2, Y11, Y5    \
+	VPAND     Y5, Y4, Y4     \
+	VPAND     Y4, Y3, Y3     \
+	VPCMPEQB  Y13, Y3, Y3    \
+	VPMOVMSKB Y3, reg
+
+// func pairClassify(s string, masks []uint64, t *pairTables, avx2 bool)
 //
-// Classifies the pairs of s 64 at a time, each group one word of masks;
-// see pairCandidates in pairs_amd64.go for the contract. A last group of
-// fewer than 64 pairs is classified as the 64 pairs ending where s ends,
-// shifted down past those already written. Registers:
+// Classifies the pairs of s 64 at a time, each group one word of masks,
+// 16 pairs per vector with SSSE3 or 32 with AVX2; see pairCandidates in
+// pairs_amd64.go for the contract. A last group of fewer than 64 pairs is
+// classified as the 64 pairs ending where s ends, shifted down past those
+// already written. Registers:
 //   SI the group's first byte, R9 pairs left, DI its word of masks
 //   CX how many pairs of the group were already covered (its shift)
-TEXT ·pairCandidates(SB), NOSPLIT, $0-48
+//   R8 avx2
+TEXT ·pairClassify(SB), NOSPLIT, $0-49
 	MOVQ s_base+0(FP), SI
 	MOVQ s_len+8(FP), R9
 	DECQ R9
 	MOVQ masks_base+16(FP), DI
 	MOVQ t+40(FP), AX
+	MOVBQZX avx2+48(FP), R8
+	TESTQ R8, R8
+	JNZ  tables32
 	MOVOU 0(AX), X8
 	MOVOU 16(AX), X9
 	MOVOU 32(AX), X10
@@ -54,6 +80,17 @@ TEXT ·pairCandidates(SB), NOSPLIT, $0-48
 	MOVQ AX, X12
 	PUNPCKLQDQ X12, X12
 	PXOR X13, X13
+	JMP  group
+
+tables32:
+	VBROADCASTI128 0(AX), Y8
+	VBROADCASTI128 16(AX), Y9
+	VBROADCASTI128 32(AX), Y10
+	VBROADCASTI128 48(AX), Y11
+	MOVQ $0x0f0f0f0f0f0f0f0f, AX
+	MOVQ AX, X12
+	VPBROADCASTQ X12, Y12
+	VPXOR Y13, Y13, Y13
 
 group:
 	XORQ CX, CX
@@ -67,6 +104,8 @@ group:
 	MOVQ $64, R9
 
 classify:
+	TESTQ R8, R8
+	JNZ  classify32
 	CLASSIFY(0, AX)
 	CLASSIFY(16, BX)
 	CLASSIFY(32, R10)
@@ -77,6 +116,15 @@ classify:
 	ORQ  BX, AX
 	ORQ  R11, R10
 	ORQ  R10, AX
+	JMP  store
+
+classify32:
+	CLASSIFY32(0, AX)
+	CLASSIFY32(32, BX)
+	SHLQ $32, BX
+	ORQ  BX, AX
+
+store:
 	NOTQ AX
 	SHRQ CX, AX
 	MOVQ AX, 0(DI)
@@ -86,4 +134,9 @@ classify:
 	JMP  group
 
 done:
+	TESTQ R8, R8
+	JZ   ret
+	VZEROUPPER
+
+ret:
 	RET

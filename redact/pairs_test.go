@@ -68,44 +68,46 @@ func pairRichString(r *rand.Rand, n int) string {
 	return string(b)
 }
 
-// checkPairCandidates fails unless pairCandidates, on s, writes the model's
-// words, no word past them, and a superset of rawPair's pairs; and unless
-// jsonClean with the classifier answers as the plain loop does.
+// checkPairCandidates fails unless jsonClean with the classifier answers as
+// the plain loop does on s, the model marks a superset of rawPair's pairs,
+// and each vector classifier writes the model's words and no word past them.
 func checkPairCandidates(t testing.TB, s string) {
 	t.Helper()
 	if got, want := jsonClean(s), jsonCleanPairs(s); got != want {
 		t.Fatalf("jsonClean(%q) = %v, the plain loop says %v", s, got, want)
 	}
-	if !pairBlocks || len(s) < pairBlockMin || len(s) > pairChunk+1 {
+	if len(s) < pairBlockMin || len(s) > pairChunk+1 {
 		return
 	}
 	words := (len(s) - 1 + 63) / 64
-	const poison = 0x5a5a5a5a5a5a5a5a
-	got := make([]uint64, words+1)
-	for k := range got {
-		got[k] = poison
-	}
 	want := make([]uint64, words)
-	pairCandidates(s, got[:words], &pairNibbles)
 	pairCandidatesModel(s, want, &pairNibbles)
-	if got[words] != poison {
-		t.Fatalf("pairCandidates(%d bytes) wrote past its %d words", len(s), words)
-	}
-	for w := range want {
-		if got[w] != want[w] {
-			t.Fatalf("pairCandidates(%q): word %d = %064b, want %064b", s, w, bits.Reverse64(got[w]), bits.Reverse64(want[w]))
+	for j := 0; j+1 < len(s); j++ {
+		if rawPair[uint16(s[j])|uint16(s[j+1])<<8] != 0 && want[j/64]&(1<<(j%64)) == 0 {
+			t.Fatalf("the model misses the pair at %d, %q, of %q", j, s[j:j+2], s)
 		}
 	}
-	for j := 0; j+1 < len(s); j++ {
-		if rawPair[uint16(s[j])|uint16(s[j+1])<<8] != 0 && got[j/64]&(1<<(j%64)) == 0 {
-			t.Fatalf("pairCandidates(%q) misses the pair at %d, %q", s, j, s[j:j+2])
+	const poison = 0x5a5a5a5a5a5a5a5a
+	for name, classify := range pairVariants() {
+		got := make([]uint64, words+1)
+		for k := range got {
+			got[k] = poison
+		}
+		classify(s, got[:words], &pairNibbles)
+		if got[words] != poison {
+			t.Fatalf("%s classifier (%d bytes) wrote past its %d words", name, len(s), words)
+		}
+		for w := range want {
+			if got[w] != want[w] {
+				t.Fatalf("%s classifier (%q): word %d = %064b, want %064b", name, s, w, bits.Reverse64(got[w]), bits.Reverse64(want[w]))
+			}
 		}
 	}
 }
 
 func TestPairCandidates(t *testing.T) {
-	if !pairBlocks {
-		t.Log("no vector classifier here: jsonClean compared with the plain loop only")
+	if len(pairVariants()) == 0 {
+		t.Log("no vector classifier here: jsonClean compared with the plain loop, the model with rawPair")
 	}
 	r := rand.New(rand.NewSource(3))
 	for n := 0; n <= 300; n++ {
