@@ -15,7 +15,13 @@ var (
 // superset of those for which rawPair is not 0. It writes the
 // (len(s)-1+63)/64 words the pairs need, and zero bits past the last
 // pair; len(s) must be at least pairBlockMin, and masks long enough.
-func pairCandidates(s string, masks []uint64, t *pairTables) { pairClassify(s, masks, t, pairAVX2) }
+func pairCandidates(s string, masks []uint64, t *pairTables) {
+	if len(s) < pairBlockMin {
+		panic("redact: pairCandidates of a string shorter than pairBlockMin")
+	}
+	_ = masks[(len(s)-2)/64] // a short masks panics here, not in the assembly
+	pairClassify(s, masks, t, pairAVX2)
+}
 
 // pairClassify is pairCandidates with SSSE3, or with AVX2.
 //
