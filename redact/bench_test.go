@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -144,19 +145,25 @@ func BenchmarkPathRedacted(b *testing.B) {
 }
 
 // benchLines returns up to 64 MB of transcript lines: the public corpus, or
-// the files under AGENT_ACTIVITY_BENCH_ROOT (a generated corpus).
+// the files under AGENT_ACTIVITY_BENCH_ROOT (a generated corpus). Up to
+// AGENT_ACTIVITY_BENCH_MB megabytes instead, when set: a few fit in the
+// processor's cache, as a line being scanned does.
 func benchLines(b *testing.B) ([][]byte, int64) {
 	var lines [][]byte
 	var n int64
+	limit := int64(64 << 20)
+	if mb, err := strconv.Atoi(os.Getenv("AGENT_ACTIVITY_BENCH_MB")); err == nil && mb > 0 {
+		limit = int64(mb) << 20
+	}
 	add := func(line string) {
-		if n < 64<<20 {
+		if n < limit {
 			lines = append(lines, []byte(line))
 			n += int64(len(line)) + 1
 		}
 	}
 	if root := os.Getenv("AGENT_ACTIVITY_BENCH_ROOT"); root != "" {
 		filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-			if err == nil && !info.IsDir() && n < 64<<20 {
+			if err == nil && !info.IsDir() && n < limit {
 				data, _ := os.ReadFile(p)
 				for _, l := range strings.Split(string(data), "\n") {
 					add(l)
@@ -180,6 +187,29 @@ func BenchmarkFindJSON(b *testing.B) { benchLineFinder(b, FindJSON) }
 // BenchmarkFindDecoded is the same work without the pre-check: decode
 // every line, then Find.
 func BenchmarkFindDecoded(b *testing.B) { benchLineFinder(b, findDecoded) }
+
+// BenchmarkJSONClean is the pre-check alone, as FindJSON runs it; with
+// AGENT_ACTIVITY_BENCH_ROOT naming a generated history it reads that.
+func BenchmarkJSONClean(b *testing.B) { benchLineCheck(b, jsonClean) }
+
+// BenchmarkJSONCleanPairs is the pre-check without the vector classifier:
+// the loop of every platform but amd64.
+func BenchmarkJSONCleanPairs(b *testing.B) { benchLineCheck(b, jsonCleanPairs) }
+
+func benchLineCheck(b *testing.B, clean func(string) bool) {
+	lines, n := benchLines(b)
+	strs := make([]string, len(lines))
+	for k, l := range lines {
+		strs[k] = string(l)
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range strs {
+			clean(l)
+		}
+	}
+}
 
 func benchLineFinder(b *testing.B, find func([]byte) []Finding) {
 	lines, n := benchLines(b)

@@ -127,8 +127,12 @@ func indexByte(b []byte, c byte) int {
 //   - Each trigger is looked at only where the byte before it can start a
 //     match (a gate on the pair of bytes), so the loop stops at a few in a
 //     hundred bytes, mostly the ':' of JSON keys, which the name's letters
-//     clear (mayHoldSecretWord).
-func jsonClean(s string) bool {
+//     clear (mayHoldSecretWord). On amd64 a vector classifier finds those
+//     pairs (rawBlocks), 64 at a time.
+func jsonClean(s string) bool { return rawClean(s, pairBlocks) }
+
+// rawClean is jsonClean, with the vector classifier or without (blocks).
+func rawClean(s string, blocks bool) bool {
 	if s == "" {
 		return true
 	}
@@ -136,8 +140,20 @@ func jsonClean(s string) bool {
 	if rawPair[uint16(s[0])<<8] != 0 && !sc.rawAt(0, uint32(rawPair[uint16(s[0])<<8])) {
 		return false
 	}
-	b := unsafe.Slice(unsafe.StringData(s), len(s))
 	i := 1
+	if blocks && len(s) >= pairBlockMin {
+		if i = sc.rawBlocks(); i < 0 {
+			return false
+		}
+	}
+	return sc.rawPairs(i)
+}
+
+// rawPairs runs the pre-check's matchers over the pairs of bytes ending at
+// i (at least 1) and after, in order, and reports whether the line is
+// still clear: the loop of every platform, and the tail of the vector one.
+func (sc *scanner) rawPairs(i int) bool {
+	b := unsafe.Slice(unsafe.StringData(sc.s), len(sc.s))
 	for ; i+8 <= len(b); i += 8 {
 		// The pairs ending at i..i+7, a nibble each: the matcher of each.
 		w := b[i-1 : i+8 : i+8]
@@ -165,6 +181,34 @@ func jsonClean(s string) bool {
 		}
 	}
 	return true
+}
+
+// rawBlocks runs the pre-check's matchers over the pairs of bytes ending at
+// 1 and after, pairCandidates marking those a matcher may select, a chunk
+// at a time, and rawPair choosing among them, in the order rawPairs runs
+// them. It returns where rawPairs goes on (the pairs under pairBlockMin
+// bytes from the end may be left to it), or -1 when the line is not clear.
+func (sc *scanner) rawBlocks() int {
+	s := sc.s
+	var masks [pairChunk / 64]uint64
+	off := 0 // the first byte of the chunk's first pair
+	for ; len(s)-off >= pairBlockMin; off += pairChunk {
+		end := min(off+pairChunk+1, len(s))
+		pairCandidates(s[off:end], masks[:], &pairNibbles)
+		for w, m := range masks[:(end-off-1+63)/64] {
+			for ; m != 0; m &= m - 1 {
+				j := off + w*64 + bits.TrailingZeros64(m)
+				kind := rawPair[uint16(s[j])|uint16(s[j+1])<<8]
+				if kind == 0 || kind <= rtEq && plainKey(s, j+1) {
+					continue // most: rawAt's first answer, without its switch
+				}
+				if !sc.rawAt(j+1, uint32(kind)) {
+					return -1
+				}
+			}
+		}
+	}
+	return off + 1
 }
 
 // rawAt runs the pre-check's matcher kind (an rt constant) at i and
@@ -280,6 +324,60 @@ var rawPair = func() (t [1 << 16]uint8) {
 		for c := 0; c < 256; c++ {
 			if h := rawTrigger[c] & rawAfter[p]; h != 0 {
 				t[p|c<<8] = uint8(bits.TrailingZeros16(h) + 1)
+			}
+		}
+	}
+	return t
+}()
+
+// pairChunk is how many pairs of bytes rawBlocks has classified at once,
+// a bit each; pairBlockMin the shortest string pairCandidates takes.
+const (
+	pairChunk    = 4096
+	pairBlockMin = 65
+)
+
+// pairTables are the four 16-byte tables of a vector classifier of pairs:
+// the trigger classes of a byte's low nibble and of its high nibble, then
+// the after classes of the two nibbles. A pair (p, c) is a candidate when
+// trigger[c&15] & trigger[16+c>>4] & after[p&15] & after[16+p>>4] != 0.
+type pairTables [64]byte
+
+// pairClass puts the pre-check's matchers in the eight classes a byte of
+// pairTables holds. A class stands for every pair of one of the bytes its
+// matchers trigger on with one of the bytes they follow, and a nibble table
+// can only say that the low and the high nibble each belong: so each class
+// holds the pairs of a product of nibble sets, a superset of its matchers'
+// pairs. The classes are chosen so that the extra pairs are rare in
+// transcripts.
+var pairClass = [...]uint8{
+	rtColon:       0, // ':' and '=', 0x3a 0x3d, after most of ASCII
+	rtEq:          0,
+	rtDash:        1,
+	rtPEM:         2, // B after '-', J after y
+	rtJWT:         2,
+	rtSlack:       3, // o after x, 0 after u
+	rtASCIIEscape: 3,
+	rtUnder:       4,
+	rtDot:         5,
+	rtAWS:         6, // K S I after A, K after S
+	rtTwilio:      6,
+	rtAuth:        7,
+}
+
+// pairNibbles holds the tables of pairClass: whenever rawPair selects a
+// matcher, the classifier marks the pair.
+var pairNibbles = func() (t pairTables) {
+	for c := 0; c < 256; c++ {
+		for m := rtColon; m <= rtASCIIEscape; m++ {
+			bit := byte(1) << pairClass[m]
+			if rawTrigger[c]&(1<<(m-1)) != 0 {
+				t[c&15] |= bit
+				t[16+c>>4] |= bit
+			}
+			if rawAfter[c]&(1<<(m-1)) != 0 {
+				t[32+c&15] |= bit
+				t[48+c>>4] |= bit
 			}
 		}
 	}

@@ -1,0 +1,56 @@
+package redact
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// pairVariants are the vector classifiers this processor runs, each
+// compared with the model.
+func pairVariants() map[string]func(string, []uint64, *pairTables) {
+	v := map[string]func(string, []uint64, *pairTables){}
+	if pairBlocks {
+		v["SSSE3"] = func(s string, masks []uint64, t *pairTables) { pairClassify(s, masks, t, false) }
+	}
+	if pairAVX2 {
+		v["AVX2"] = func(s string, masks []uint64, t *pairTables) { pairClassify(s, masks, t, true) }
+	}
+	return v
+}
+
+// TestJSONCleanSSSE3 runs jsonClean with the SSSE3 classifier where AVX2
+// would be chosen, over the corpora and random lines.
+func TestJSONCleanSSSE3(t *testing.T) {
+	if !pairBlocks || !pairAVX2 {
+		t.Skip("the SSSE3 classifier is jsonClean's own here, or absent")
+	}
+	pairAVX2 = false
+	defer func() { pairAVX2 = true }()
+	TestPairCandidates(t)
+	corpusLines(t, func(line string) {
+		if got, want := jsonClean(line), jsonCleanPairs(line); got != want {
+			t.Fatalf("jsonClean(%.300q) = %v, the plain loop says %v", line, got, want)
+		}
+	})
+}
+
+// BenchmarkPairCandidates is the classifier alone over the lines of
+// benchLines, a chunk at a time as rawBlocks calls it.
+func BenchmarkPairCandidates(b *testing.B) {
+	lines, n := benchLines(b)
+	var masks [pairChunk / 64]uint64
+	for name, classify := range pairVariants() {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(n)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, l := range lines {
+					s := unsafe.String(unsafe.SliceData(l), len(l))
+					for off := 0; len(s)-off >= pairBlockMin; off += pairChunk {
+						classify(s[off:min(off+pairChunk+1, len(s))], masks[:], &pairNibbles)
+					}
+				}
+			}
+		})
+	}
+}
