@@ -131,6 +131,22 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 		snap.Sessions[i] = s
 	}
 	sortByEnd(snap.Sessions)
+	if prev.flat {
+		snap.runs, snap.flat = prev.runs, true
+		snap.gone = slices.Clone(prev.gone)
+		for _, f := range prev.fresh {
+			if next[f] == nil {
+				snap.fresh = append(snap.fresh, f)
+			}
+		}
+		for old, ns := range next {
+			if !slices.Contains(prev.fresh, old) {
+				snap.gone = append(snap.gone, old) // its run is in runs
+			}
+			snap.fresh = append(snap.fresh, ns)
+		}
+		sortByEnd(snap.fresh)
+	}
 	return snap, true
 }
 

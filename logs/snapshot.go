@@ -30,6 +30,43 @@ type Snapshot struct {
 	memoMu   sync.Mutex
 	reports  map[string]Report    // see Report
 	machines map[string]*Snapshot // see OnMachine
+
+	// Every session's usage buckets in one list, a run per session in the
+	// order of the last full build, so that a report reads them in a row
+	// instead of visiting each session; extensions leave the list as it is
+	// and note the sessions they replaced (gone) and their new values
+	// (fresh, most recently active first). flat is false for a snapshot
+	// built otherwise (OnMachine's): a report then walks Sessions.
+	runs  []bucketRun
+	gone  []*Session
+	fresh []*Session
+	flat  bool
+}
+
+// bucketRun is a session's buckets within Snapshot.runs.
+type bucketRun struct {
+	s *Session
+	b []bucket
+}
+
+// flatten lays the sessions' buckets out in one list (see Snapshot.runs).
+func (snap *Snapshot) flatten() {
+	n := 0
+	for _, s := range snap.Sessions {
+		n += len(s.buckets)
+	}
+	all := make([]bucket, 0, n)
+	snap.runs = make([]bucketRun, 0, len(snap.Sessions))
+	for _, s := range snap.Sessions {
+		if len(s.buckets) == 0 {
+			continue
+		}
+		at := len(all)
+		all = append(all, s.buckets...)
+		s.buckets = all[at:len(all):len(all)] // an extension copies them before it adds
+		snap.runs = append(snap.runs, bucketRun{s, s.buckets})
+	}
+	snap.flat = true
 }
 
 // Session is a trunk session id with its subagent files.
@@ -386,6 +423,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 	parallel(context.Background(), len(ss), func(i int) { ss[i].ownCalls(index) })
 	parallel(context.Background(), len(ss), func(i int) { ss[i].tally(cfg.Pricing, cfg.Location) })
 	sortByEnd(snap.Sessions)
+	snap.flatten()
 	return snap, index
 }
 

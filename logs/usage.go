@@ -142,12 +142,12 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 		}
 		rep.Totals.Merge(u)
 	}
-	for _, s := range snap.Sessions {
+	visit := func(s *Session, buckets []bucket) {
 		if q.Repo != "" && !MatchRepo(s, q.Repo) || !MatchAgent(s, q.Agent) {
-			continue
+			return
 		}
-		for bi := range s.buckets {
-			b := &s.buckets[bi]
+		for bi := range buckets {
+			b := &buckets[bi]
 			if model != "" {
 				ok, seen := modelOK[b.model]
 				if !seen {
@@ -173,6 +173,22 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 					}
 				}
 			}
+		}
+	}
+	if snap.flat {
+		// The buckets in a row; a session an extension replaced is read
+		// from its new value, after the others.
+		for _, r := range snap.runs {
+			if !slices.Contains(snap.gone, r.s) {
+				visit(r.s, r.b)
+			}
+		}
+		for _, s := range snap.fresh {
+			visit(s, s.buckets)
+		}
+	} else {
+		for _, s := range snap.Sessions {
+			visit(s, s.buckets)
 		}
 	}
 	ids := make([]string, 0, len(groups))
