@@ -2,6 +2,7 @@ package logs
 
 import (
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/agent-activity/agent-activity/pricing"
@@ -23,9 +24,20 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 			return nil, false // a legacy agent file learned its session: regroup
 		}
 	}
+	// The sessions of the grown files, found through the files' homes (a
+	// walk of every session would visit each through its pointer).
+	var touched []*Session
+	for old := range grown {
+		if old.home == nil || old.home.s == nil || !slices.Contains(old.home.s.Files(), old) {
+			return nil, false // not a file of prev's sessions: let a full build group it
+		}
+		if !slices.Contains(touched, old.home.s) {
+			touched = append(touched, old.home.s)
+		}
+	}
 	// The new value of every session with a grown file.
 	next := map[*Session]*Session{}
-	for _, s := range prev.Sessions {
+	for _, s := range touched {
 		var ns *Session
 		var moved [][2]*FileSummary // this session's grown files: old, new
 		for i := -1; i < len(s.Subagents); i++ {
@@ -123,14 +135,18 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 		}
 		snap.Files[i] = f
 	}
-	snap.Sessions = make([]*Session, len(prev.Sessions))
-	for i, s := range prev.Sessions {
-		if ns, ok := next[s]; ok {
-			s = ns
+	// The sessions most recently active first, as sortByEnd orders them: the
+	// others keep their order, and each new value goes where it sorts.
+	snap.Sessions = make([]*Session, 0, len(prev.Sessions))
+	for _, s := range prev.Sessions {
+		if next[s] == nil {
+			snap.Sessions = append(snap.Sessions, s)
 		}
-		snap.Sessions[i] = s
 	}
-	sortByEnd(snap.Sessions)
+	for _, ns := range next {
+		i := sort.Search(len(snap.Sessions), func(j int) bool { return endsBefore(ns, snap.Sessions[j]) })
+		snap.Sessions = slices.Insert(snap.Sessions, i, ns)
+	}
 	if prev.flat {
 		snap.runs, snap.flat = prev.runs, true
 		snap.gone = slices.Clone(prev.gone)

@@ -392,6 +392,7 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		} else {
 			s.Subagents = append(s.Subagents, f)
 		}
+		f.home = s.home
 	}
 	for _, s := range bySession {
 		finishSession(s)
@@ -576,13 +577,16 @@ func sortByStart(ss []*Session) {
 }
 
 func sortByEnd(ss []*Session) {
-	sort.Slice(ss, func(i, j int) bool {
-		a, b := ss[i], ss[j]
-		if a.End != b.End {
-			return a.End > b.End
-		}
-		return a.Key < b.Key
-	})
+	sort.Slice(ss, func(i, j int) bool { return endsBefore(ss[i], ss[j]) })
+}
+
+// endsBefore is the order of Snapshot.Sessions: most recently active first,
+// then by key.
+func endsBefore(a, b *Session) bool {
+	if a.End != b.End {
+		return a.End > b.End
+	}
+	return a.Key < b.Key
 }
 
 func finishSession(s *Session) {

@@ -169,7 +169,8 @@ type FileSummary struct {
 	Calls   []Call
 	orphans map[uint64]ResultState // results seen before their call (lines are not in order)
 
-	lastReply lastReply // the main-thread message latest in the file
+	lastReply lastReply    // the main-thread message latest in the file
+	home      *sessionHome // where the latest snapshot's session of the file is (extensions find it there)
 
 	// A clone shares the lists of the summary it was cloned from: their
 	// first sharedMsgs and sharedCalls elements are the predecessor's too,
