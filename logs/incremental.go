@@ -95,15 +95,15 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 			if !ok {
 				return nil, false
 			}
-			for i := from; i < len(after); i++ { // the messages before from are unchanged
-				m := after[i]
-				if i < len(before) && sameMessage(&before[i], &m) {
+			for i := from; i < after.Len(); i++ { // the messages before from are unchanged
+				m := *after.At(i)
+				if i < before.Len() && sameMessage(before.At(i), &m) {
 					continue // unchanged
 				}
 				if !m.Counts() {
 					continue
 				}
-				if m.Key == 0 && i < len(before) {
+				if m.Key == 0 && i < before.Len() {
 					return nil, false // an unkeyed message changed: nothing to match it by
 				}
 				if ref, ok := index.get(m.Key); ok && m.Key != 0 && ref.h != ns.home {
@@ -299,20 +299,20 @@ func (s *Session) continueCalls(old *Session, index *respIndex) {
 // message (before: the file's messages then, after: now). ok is false when
 // such a response is not s's alone to drop: a full build decides. from is
 // the first message that differs between the two lists.
-func (s *Session) dropTakenBack(index *respIndex, before, after []Message) (from int, ok bool) {
+func (s *Session) dropTakenBack(index *respIndex, before, after msgList) (from int, ok bool) {
 	d := 0
-	for d < len(before) && d < len(after) && sameMessage(&before[d], &after[d]) {
+	for d < before.Len() && d < after.Len() && sameMessage(before.At(d), after.At(d)) {
 		d++
 	}
-	if d == len(before) {
+	if d == before.Len() {
 		return d, true // only appended
 	}
-	now := make(map[uint64]bool, len(after)-d)
-	for i := d; i < len(after); i++ {
-		now[after[i].Key] = true
+	now := make(map[uint64]bool, after.Len()-d)
+	for i := d; i < after.Len(); i++ {
+		now[after.At(i).Key] = true
 	}
-	for i := d; i < len(before); i++ {
-		m := &before[i]
+	for i := d; i < before.Len(); i++ {
+		m := before.At(i)
 		if !m.Counts() || m.Key == 0 || now[m.Key] {
 			continue
 		}

@@ -200,6 +200,7 @@ type FileSummary struct {
 // summaries are of files that do not grow).
 type readState struct {
 	msgs       []Message         // the messages, open to change
+	prov       []Message         // after msgs: the responses the last read made of zero copies (provisional), which the next takes back
 	msgIdx     map[uint64]int32  // response identity -> index in msgs
 	lastByID   map[uint64]int32  // during a read: hash of message.id alone -> the latest message with it
 	zeroCopies []zeroCopy        // all-zero usage copies waiting for the copy they belong to
@@ -284,7 +285,11 @@ func (f *FileSummary) clone() *FileSummary {
 
 // msgAt is the open message i, to be changed: a message f shares with the
 // summary it was cloned from is first made f's own, with the whole list.
+// Positions past msgs are those of prov.
 func (f *FileSummary) msgAt(i int32) *Message {
+	if int(i) >= len(f.msgs) {
+		return &f.prov[int(i)-len(f.msgs)]
+	}
 	if int(i) < f.sharedMsgs {
 		f.msgs, f.sharedMsgs = append(make([]Message, 0, cap(f.msgs)), f.msgs...), 0
 	}
@@ -313,7 +318,7 @@ func (f *FileSummary) callAt(i int32) *Call {
 func (f *FileSummary) cooled() *FileSummary {
 	c := f.clone()
 	c.hot = false
-	c.messages = packMessages(c.msgs)
+	c.messages = packMessages(slices.Concat(c.msgs, c.prov))
 	c.readState = nil
 	c.Calls, c.sharedMsgs = clipSlice(c.Calls), 0
 	return c
@@ -443,9 +448,11 @@ type lastReply struct {
 // open, so that outcomes need not walk them.
 func (f *FileSummary) noteLastReply() {
 	f.lastReply = lastReply{}
-	for i := range f.msgs {
-		if m := &f.msgs[i]; !m.Sidechain && (!f.lastReply.ok || m.Line >= f.lastReply.line) {
-			f.lastReply = lastReply{line: m.Line, time: m.Time, synthetic: m.Synthetic, ok: true}
+	for _, list := range [2][]Message{f.msgs, f.prov} {
+		for i := range list {
+			if m := &list[i]; !m.Sidechain && (!f.lastReply.ok || m.Line >= f.lastReply.line) {
+				f.lastReply = lastReply{line: m.Line, time: m.Time, synthetic: m.Synthetic, ok: true}
+			}
 		}
 	}
 }
@@ -485,7 +492,7 @@ func (f *FileSummary) closeIndexes() {
 	if f.hot {
 		return
 	}
-	f.messages = packMessages(f.msgs)
+	f.messages = packMessages(slices.Concat(f.msgs, f.prov))
 	f.readState = nil
 }
 
@@ -493,8 +500,9 @@ func (f *FileSummary) closeIndexes() {
 func (f *FileSummary) Messages() iter.Seq2[int, Message] {
 	if f.hot {
 		return func(yield func(int, Message) bool) {
-			for i := range f.msgs {
-				if !yield(i, f.msgs[i]) {
+			l := f.messageList()
+			for i := range l.Len() {
+				if !yield(i, *l.At(i)) {
 					return
 				}
 			}
@@ -511,18 +519,33 @@ func (f *FileSummary) numMessages() (messages, advisors int) {
 		}
 		return f.messages.Len(), advisors
 	}
-	for i := range f.msgs {
-		advisors += len(f.msgs[i].Advisors)
+	l := f.messageList()
+	for i := range l.Len() {
+		advisors += len(l.At(i).Advisors)
 	}
-	return len(f.msgs), advisors
+	return l.Len(), advisors
+}
+
+// msgList is a file's messages in order, in two parts: the open messages,
+// then the provisional ones.
+type msgList struct{ a, b []Message }
+
+func (l msgList) Len() int { return len(l.a) + len(l.b) }
+
+// At is message i, which the caller must not change.
+func (l msgList) At(i int) *Message {
+	if i < len(l.a) {
+		return &l.a[i]
+	}
+	return &l.b[i-len(l.a)]
 }
 
 // messageList is the messages as a list the caller must not change.
-func (f *FileSummary) messageList() []Message {
+func (f *FileSummary) messageList() msgList {
 	if f.hot {
-		return f.msgs
+		return msgList{f.msgs, f.prov}
 	}
-	return f.messages.unpack()
+	return msgList{a: f.messages.unpack()}
 }
 
 // resolveLeaves looks for summary leafUuids among lines read before their
@@ -757,8 +780,10 @@ func (f *FileSummary) settleZeroCopies() {
 		}
 		f.zeroCopies = f.zeroCopies[1:]
 		h := zc.id ^ 0x5a5a5a5a5a5a5a5a | 1 // its own identity, apart from any keyed copy
-		i := int32(len(f.msgs))
-		f.pushMsg(Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: zc.hasUsage, Line: zc.line})
+		i := int32(len(f.msgs) + len(f.prov))
+		// Kept apart from msgs, so that taking them back does not change a
+		// list the summary before an extension shares.
+		f.prov = append(f.prov, Message{Key: h, Time: zc.time, Sidechain: zc.sidechain, Synthetic: zc.apiError, HasUsage: zc.hasUsage, Line: zc.line})
 		if !zc.sidechain {
 			f.MainAssistantIDs++
 		}
@@ -779,21 +804,28 @@ func (f *FileSummary) settleZeroCopies() {
 }
 
 // reopenZeroCopies takes back the responses the last read made of zero copies
-// (they are the last messages, in order) and puts the copies back in wait.
+// (they are the last messages, in order: prov, or the end of msgs unpacked)
+// and puts the copies back in wait.
 func (f *FileSummary) reopenZeroCopies() {
+	fromProv := len(f.prov) == len(f.provisional)
 	for j := len(f.provisional) - 1; j >= 0; j-- {
 		zc := f.provisional[j]
-		last := &f.msgs[len(f.msgs)-1]
+		var last *Message
+		if fromProv {
+			last = &f.prov[j]
+		} else {
+			last = &f.msgs[len(f.msgs)-1]
+			f.msgs = f.msgs[:len(f.msgs)-1]
+		}
 		if !last.Sidechain {
 			f.MainAssistantIDs--
 		}
 		if last.Synthetic {
 			f.APIErrors--
 		}
-		f.msgs = f.msgs[:len(f.msgs)-1]
 		f.zeroCopies = append([]zeroCopy{zc}, f.zeroCopies...)
 	}
-	f.provisional = nil
+	f.provisional, f.prov = nil, nil
 }
 
 func cloneAdvisors(a []transcript.Advisor) []transcript.Advisor {
