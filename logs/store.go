@@ -141,11 +141,20 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 		}
 	}
 	var work []*FileSummary
-	var next map[string]*FileSummary
+	// After a restat the few changed entries are staged and written into
+	// files once the reads succeed; otherwise next is built whole.
+	var next, staged map[string]*FileSummary
 	if dirty != nil {
-		next = maps.Clone(s.files)
+		staged = make(map[string]*FileSummary, len(cands))
 	} else {
 		next = make(map[string]*FileSummary, len(found))
+	}
+	set := func(path string, f *FileSummary) {
+		if staged != nil {
+			staged[path] = f
+		} else {
+			next[path] = f
+		}
 	}
 	changed := len(found) != len(s.files)
 	grown := map[*FileSummary]*FileSummary{} // old summary -> its extended clone
@@ -154,17 +163,17 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 		old := s.files[d.Path]
 		switch {
 		case old != nil && old.Size == d.Info.Size && old.ModTime.Equal(d.Info.ModTime) && old.id == d.Info.ID:
-			next[d.Path] = old
+			set(d.Path, old)
 		case old != nil && old.ReadError == "" && d.Info.Size >= old.Offset && old.unchangedPrefix(d.Info):
 			c := old.clone()
 			c.AgentType, c.AgentDesc = d.AgentType, d.AgentDesc
-			next[d.Path] = c
+			set(d.Path, c)
 			work = append(work, c)
 			grown[old] = c
 			changed = true
 		default:
 			fs := newFileSummary(d)
-			next[d.Path] = fs
+			set(d.Path, fs)
 			work = append(work, fs)
 			changed, rescanned = true, true
 		}
@@ -174,6 +183,10 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 		return nil, false, err
 	}
 	s.synced = true // files is next from here on
+	if staged != nil {
+		maps.Copy(s.files, staged)
+		next = s.files
+	}
 	if !changed && s.snap != nil && rootsEqual(s.snap.Roots, roots) {
 		return s.snap, false, nil
 	}
