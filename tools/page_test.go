@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -626,6 +627,39 @@ func TestPageKeepsTheFirstItems(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSessionWindowPagesAlike: a page over the window of a snapshot-ordered
+// list (most recently active first) is the page over the whole list, with
+// ties of end time at the page's edges and cursors inside runs of ties.
+func TestSessionWindowPagesAlike(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for round := 0; round < 3000; round++ {
+		ss := make([]*logs.Session, rng.IntN(40))
+		for i := range ss {
+			ss[i] = &logs.Session{ID: fmt.Sprintf("s%d", i), Key: fmt.Sprintf("k%03d", i), End: int64(rng.IntN(6))}
+		}
+		sort.Slice(ss, func(i, j int) bool {
+			if ss[i].End != ss[j].End {
+				return ss[i].End > ss[j].End
+			}
+			return ss[i].Key < ss[j].Key
+		})
+		limit := 1 + rng.IntN(5)
+		c := &CursorArg{}
+		for pages := 0; pages < 50; pages++ {
+			want, wantPg, wantMore := page(ss, sessionPos, c, limit)
+			got, gotPg, gotMore := page(sessionWindow(ss, c, limit), sessionPos, c, limit)
+			if !slices.Equal(got, want) || gotMore != wantMore || len(gotPg.keys) != len(wantPg.keys) {
+				t.Fatalf("round %d page %d: window gives %d sessions (more %v), the whole list %d (more %v)", round, pages, len(got), gotMore, len(want), wantMore)
+			}
+			if !wantMore {
+				break
+			}
+			last := sessionPos(&want[len(want)-1])
+			c = &CursorArg{after: &last}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"sort"
 
 	"github.com/agent-activity/agent-activity/logs"
 )
@@ -60,6 +61,26 @@ func (o *ListSessionsOut) keep(n int) {
 	o.Sessions, o.Truncated, o.NextCursor = o.Sessions[:min(n, len(o.Sessions))], true, o.page.after(n)
 }
 
+// sessionWindow is the part of sessions, which are most recently active
+// first as a snapshot lists them, that a page after c can hold or tell more
+// from: from the cursor's end time, the sessions that end then (either side
+// of the cursor), limit+1 more, and those that end when the last of them
+// does. page over it is page over all of them, without a position for each.
+func sessionWindow(sessions []*logs.Session, c *CursorArg, limit int) []*logs.Session {
+	start, j := 0, 0
+	if c.after != nil && len(c.after.N) > 0 {
+		end := -c.after.N[0]
+		start = sort.Search(len(sessions), func(i int) bool { return sessions[i].End <= end })
+		for j = start; j < len(sessions) && sessions[j].End == end; j++ {
+		}
+	}
+	j = min(len(sessions), max(j, start)+limit+1)
+	for j > 0 && j < len(sessions) && sessions[j].End == sessions[j-1].End {
+		j++
+	}
+	return sessions[start:j]
+}
+
 // sessionPos orders sessions most recently active first.
 func sessionPos(s **logs.Session) pos { return pos{N: []int64{-(*s).End, sessionTie(*s)}} }
 
@@ -107,7 +128,7 @@ func ListRecentSessions(d Deps) Spec {
 
 // listSessions is the page after a.Cursor of sessions (total of them match).
 func listSessions(snap *logs.Snapshot, sessions []*logs.Session, total int, a ListSessionsArgs) ListSessionsOut {
-	pg, pager, more := page(sessions, sessionPos, &a.CursorArg, *a.Limit)
+	pg, pager, more := page(sessionWindow(sessions, &a.CursorArg, *a.Limit), sessionPos, &a.CursorArg, *a.Limit)
 	out := ListSessionsOut{Sessions: []SessionItem{}, TotalMatched: total, LogRoot: rootsString(snap), LogRootNote: rootNote(snap),
 		CoverageFrom: rfcTime(snap.CoverageFrom()), CostBasis: costBasis, page: pager}
 	for _, s := range pg {
