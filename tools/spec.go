@@ -126,6 +126,11 @@ func (s Spec) Handler() server.ToolHandlerFunc {
 			}
 			return errorResult(err), nil
 		}
+		if raw, ok := out.(json.RawMessage); ok {
+			// The answer is compact JSON already (leave marshals it): the text
+			// fallback is the same bytes, without marshalling them again.
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent{Type: "text", Text: string(raw)}}, StructuredContent: raw}, nil
+		}
 		return mcp.NewToolResultStructuredOnly(out), nil
 	}
 }
