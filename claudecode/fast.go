@@ -3,8 +3,6 @@ package claudecode
 import (
 	"bytes"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agent-activity/agent-activity/transcript"
@@ -770,90 +768,11 @@ func (d *fastDecoder) str(dst *string) bool {
 		}
 		return true
 	}
-	u, ok := unquote(s)
+	u, ok := transcript.Unquote(s)
 	if ok {
 		*dst = u
 	}
 	return ok
-}
-
-// unquote decodes the inside of a JSON string that holds escapes, as sonic
-// does: other bytes are kept as they are (no UTF-8 check), a surrogate
-// escape not paired with its other half reads as U+FFFD. ok is false for an
-// escape JSON does not have.
-func unquote(s []byte) (string, bool) {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		k := bytes.IndexByte(s[i:], '\\')
-		if k < 0 {
-			out = append(out, s[i:]...)
-			break
-		}
-		out = append(out, s[i:i+k]...)
-		i += k
-		if i+1 >= len(s) {
-			return "", false
-		}
-		switch c := s[i+1]; c {
-		case '"', '\\', '/':
-			out = append(out, c)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(s[i+2:])
-			if !ok {
-				return "", false
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				r2, ok := rune(0), false
-				if r < 0xdc00 && i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
-					r2, ok = hex4(s[i+2:])
-				}
-				if ok && r2 >= 0xdc00 && r2 < 0xe000 {
-					r, i = utf16.DecodeRune(r, r2), i+6
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		default:
-			return "", false
-		}
-		i += 2
-	}
-	return string(out), true
-}
-
-// hex4 reads the four hex digits of a \u escape.
-func hex4(s []byte) (rune, bool) {
-	if len(s) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range s[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }
 
 // lazyStr is str, except that a string with escapes is left quoted in

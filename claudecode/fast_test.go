@@ -182,7 +182,7 @@ func FuzzUnquote(f *testing.F) {
 		if !ok || d.i != len(quoted) {
 			return // the quote closes early: not one string
 		}
-		got, ok := unquote(inside)
+		got, ok := transcript.Unquote(inside)
 		var want string
 		wantOK := unmarshal(quoted, &want) == nil
 		if ok != wantOK || ok && got != want {

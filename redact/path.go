@@ -80,6 +80,11 @@ type homeDir struct {
 // arguments, so the home cannot be passed where it is needed.
 var home atomic.Pointer[homeDir]
 
+// HomeIdentity is a comparable value that changes whenever SetHome is
+// called: a caller that remembers what Output returned compares it to know
+// whether its memory still holds.
+func HomeIdentity() any { return home.Load() }
+
 // SetHome tells the package the running user's home directory, so that a
 // home outside the conventional places (/srv/dev, D:\dev) is shown as "~"
 // too. main calls it once, before serving, with what os.UserHomeDir

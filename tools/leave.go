@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/agent-activity/agent-activity/redact"
 	"github.com/agent-activity/agent-activity/transcript"
@@ -131,22 +132,36 @@ func redactJSON(b []byte) (json.RawMessage, error) {
 		}
 		i = end + 1
 		quoted := b[start : end+1]
+		rep, known := recall(quoted)
+		if known {
+			if rep != "" {
+				if out == nil {
+					out = make([]byte, 0, len(b)+len(b)/16)
+				}
+				out = append(append(out, b[done:start]...), rep...)
+				done = end + 1
+			}
+			continue
+		}
 		var v string
 		if esc {
-			if err := json.Unmarshal(quoted, &v); err != nil {
-				return nil, err
+			var ok bool
+			if v, ok = transcript.Unquote(quoted[1 : len(quoted)-1]); !ok {
+				return nil, fmt.Errorf("answer JSON has a bad escape in the string at byte %d", start)
 			}
 		} else {
 			v = string(quoted[1 : len(quoted)-1])
 		}
 		r := redactString(v)
 		if r == v {
+			remember(quoted, nil)
 			continue
 		}
 		enc, err := json.Marshal(r)
 		if err != nil {
 			return nil, err
 		}
+		remember(quoted, enc)
 		if out == nil {
 			out = make([]byte, 0, len(b)+len(b)/16)
 		}
@@ -157,6 +172,47 @@ func redactJSON(b []byte) (json.RawMessage, error) {
 		return b, nil
 	}
 	return append(out, b[done:]...), nil
+}
+
+// tokenMemo remembers how the short string tokens of recent answers came
+// out of the redactor, keyed by the token as marshalled: an answer asked
+// again, or its next page, is mostly the same ids, paths and titles, and
+// redacting them was most of a warm answer's exit. It forgets everything when
+// it is full or when the home directory changes (redact.SetHome).
+var tokenMemo struct {
+	sync.Mutex
+	home any
+	m    map[string]string // quoted token -> its replacement; "" when it stays as it is
+}
+
+const memoTokens, memoTokenLen = 4096, 160
+
+// recall returns what the redactor made of a token before ("" for nothing),
+// and whether it is remembered.
+func recall(quoted []byte) (string, bool) {
+	if len(quoted) > memoTokenLen {
+		return "", false
+	}
+	tokenMemo.Lock()
+	defer tokenMemo.Unlock()
+	if tokenMemo.home != redact.HomeIdentity() {
+		return "", false
+	}
+	rep, ok := tokenMemo.m[string(quoted)]
+	return rep, ok
+}
+
+// remember notes a token's replacement (nil: it stays as it is).
+func remember(quoted, enc []byte) {
+	if len(quoted) > memoTokenLen {
+		return
+	}
+	tokenMemo.Lock()
+	defer tokenMemo.Unlock()
+	if h := redact.HomeIdentity(); tokenMemo.home != h || len(tokenMemo.m) >= memoTokens {
+		tokenMemo.home, tokenMemo.m = h, make(map[string]string, 256)
+	}
+	tokenMemo.m[string(quoted)] = string(enc)
 }
 
 // redactString skips the redactor for the strings most of an answer is made

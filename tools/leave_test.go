@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agent-activity/agent-activity/redact"
 )
 
 func TestRedactJSON(t *testing.T) {
@@ -39,5 +41,26 @@ func TestRedactJSON(t *testing.T) {
 	}
 	if _, err := redactJSON([]byte(`{"a":"unterminated`)); err == nil {
 		t.Error("an unterminated string must be an error")
+	}
+}
+
+// TestRedactJSONMemoFollowsHome: the remembered redaction of a token is not
+// used once the home directory changes, and is the same as a fresh one while
+// it holds.
+func TestRedactJSONMemoFollowsHome(t *testing.T) {
+	defer redact.SetHome("")
+	doc := []byte(`{"cwd":"/srv/dev/proj","files":["/srv/dev/proj/a.go","/srv/dev/proj/a.go"],"n":1}`)
+	redact.SetHome("/srv/dev")
+	first, err := redactJSON(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := redactJSON(doc)
+	if want := `{"cwd":"~/proj","files":["~/proj/a.go","~/proj/a.go"],"n":1}`; string(first) != want || string(again) != want {
+		t.Fatalf("with home /srv/dev: %s, then %s; want %s", first, again, want)
+	}
+	redact.SetHome("/srv/other")
+	if got, _ := redactJSON(doc); string(got) != string(doc) {
+		t.Errorf("after the home changed: %s, want the paths as they are", got)
 	}
 }
