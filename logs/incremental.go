@@ -91,7 +91,7 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 				continue
 			}
 			before, after := f.messageList(), nf.messageList()
-			from, ok := ns.dropTakenBack(index, before, after)
+			from, ok := ns.dropTakenBack(index, before, after, nf.sharedMsgs)
 			if !ok {
 				return nil, false
 			}
@@ -187,12 +187,17 @@ func (s *Session) keptResponses(old *Session, grown map[*FileSummary]*FileSummar
 	if len(s.responses) < len(old.responses) {
 		return false
 	}
+	var lastOld, lastNew *FileSummary // responses come in runs of one file: look each file up once
 	for i := range old.responses {
 		a, b := &old.responses[i], &s.responses[i]
 		f := a.File
-		if nf, ok := grown[f]; ok {
-			f = nf
+		if f != lastOld {
+			lastOld, lastNew = f, f
+			if nf, ok := grown[f]; ok {
+				lastNew = nf
+			}
 		}
+		f = lastNew
 		if a.key != b.key || f != b.File || a.Time != b.Time || a.Model != b.Model || a.Usage() != b.Usage() ||
 			a.Sidechain != b.Sidechain || a.Advisor != b.Advisor || a.advised != b.advised {
 			return false
@@ -298,9 +303,11 @@ func (s *Session) continueCalls(old *Session, index *respIndex) {
 // until a later copy claims it, and the read that sees that copy drops the
 // message (before: the file's messages then, after: now). ok is false when
 // such a response is not s's alone to drop: a full build decides. from is
-// the first message that differs between the two lists.
-func (s *Session) dropTakenBack(index *respIndex, before, after msgList) (from int, ok bool) {
-	d := 0
+// the first message that differs between the two lists. The first same
+// messages of after are before's own, still shared (FileSummary.sharedMsgs):
+// they are not compared.
+func (s *Session) dropTakenBack(index *respIndex, before, after msgList, same int) (from int, ok bool) {
+	d := min(same, len(before.a), len(after.a))
 	for d < before.Len() && d < after.Len() && sameMessage(before.At(d), after.At(d)) {
 		d++
 	}
