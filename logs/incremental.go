@@ -276,25 +276,7 @@ func (s *Session) continueCalls(old *Session, index *respIndex) {
 		case len(was.Calls) > 0:
 			run.own = []int32{} // the session owned none of was's calls
 		}
-		for i := len(was.Calls); i < len(f.Calls); i++ {
-			switch owned := s.ownsCall(index, f, i); {
-			case owned && run.own != nil:
-				run.own = append(run.own, int32(i))
-			case !owned && run.own == nil: // the first call not owned: list the owned ones from here
-				run.own = make([]int32, i, len(f.Calls)-1)
-				for j := range run.own {
-					run.own[j] = int32(j)
-				}
-			}
-		}
-		n := len(f.Calls)
-		if run.own != nil {
-			n = len(run.own)
-		}
-		if n > 0 {
-			s.calls = append(s.calls, run)
-			s.numCalls += n
-		}
+		s.addRun(index, run, len(was.Calls))
 	}
 }
 

@@ -151,28 +151,32 @@ func (s *Session) Calls() iter.Seq2[*FileSummary, *Call] {
 func (s *Session) ownCalls(index *respIndex) {
 	s.calls, s.numCalls = nil, 0
 	for _, f := range s.Files() {
-		run := callRun{f: f}
-		for i := range f.Calls {
-			switch {
-			case s.ownsCall(index, f, i):
-				if run.own != nil {
-					run.own = append(run.own, int32(i))
-				}
-			case run.own == nil: // the first copy: from here the owned calls are listed
-				run.own = make([]int32, i, len(f.Calls)-1)
-				for j := range run.own {
-					run.own[j] = int32(j)
-				}
+		s.addRun(index, callRun{f: f}, 0)
+	}
+}
+
+// addRun goes on with run over its file's calls from from (those before are
+// decided: all owned while own is nil) and lists it when it owns any.
+func (s *Session) addRun(index *respIndex, run callRun, from int) {
+	f := run.f
+	for i := from; i < len(f.Calls); i++ {
+		switch owned := s.ownsCall(index, f, i); {
+		case owned && run.own != nil:
+			run.own = append(run.own, int32(i))
+		case !owned && run.own == nil: // the first call not owned: from here the owned calls are listed
+			run.own = make([]int32, i, len(f.Calls)-1)
+			for j := range run.own {
+				run.own[j] = int32(j)
 			}
 		}
-		n := len(f.Calls)
-		if run.own != nil {
-			n = len(run.own)
-		}
-		if n > 0 {
-			s.calls = append(s.calls, run)
-			s.numCalls += n
-		}
+	}
+	n := len(f.Calls)
+	if run.own != nil {
+		n = len(run.own)
+	}
+	if n > 0 {
+		s.calls = append(s.calls, run)
+		s.numCalls += n
 	}
 }
 
