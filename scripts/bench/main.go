@@ -654,48 +654,48 @@ func (w *warmServer) call(tool string, args map[string]any) func() (time.Duratio
 func (w *warmServer) appendThen(tool string, args map[string]any) func() (time.Duration, int64, error) {
 	return func() (time.Duration, int64, error) {
 		w.n++
-		sid := strings.TrimSuffix(filepath.Base(w.live), ".jsonl")
-		line := fmt.Sprintf(`{"type":"assistant","sessionId":%q,"uuid":"bench-%d","timestamp":%q,"message":{"id":"msg_bench_%d","model":"claude-opus-4-5","role":"assistant","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":3,"output_tokens":5}}}`+"\n",
-			sid, w.n, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), w.n)
-		f, err := os.OpenFile(w.live, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
+		if err := w.appendLine(`{"type":"assistant","sessionId":%q,"uuid":"bench-%[2]d","timestamp":%[3]q,"message":{"id":"msg_bench_%[2]d","model":"claude-opus-4-5","role":"assistant","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":3,"output_tokens":5}}}`); err != nil {
 			return 0, 0, err
 		}
-		f.WriteString(line)
-		f.Close()
-		// The file is put back only when the bench ends: truncating it here
-		// would turn the next look into a rewrite, which real logs never do.
 		return w.call(tool, args)()
 	}
 }
 
-// appendCallThen appends a tool call and, in a second line, its result (the
-// result changes a call the previous snapshot holds), then asks.
+// appendCallThen appends a tool call and asks, then appends its result (which
+// changes a call the server already holds) and asks again; the second
+// answer is timed.
 func (w *warmServer) appendCallThen(tool string, args map[string]any) func() (time.Duration, int64, error) {
 	return func() (time.Duration, int64, error) {
 		w.n++
-		sid := strings.TrimSuffix(filepath.Base(w.live), ".jsonl")
-		now := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
-		lines := fmt.Sprintf(`{"type":"assistant","sessionId":%q,"uuid":"bench-%d","timestamp":%q,"message":{"id":"msg_bench_%d","model":"claude-opus-4-5","role":"assistant","content":[{"type":"tool_use","id":"toolu_bench_%d","name":"Bash","input":{"command":"go test ./..."}}],"usage":{"input_tokens":3,"output_tokens":5}}}`+"\n",
-			sid, w.n, now, w.n, w.n) +
-			fmt.Sprintf(`{"type":"user","sessionId":%q,"uuid":"bench-r-%d","timestamp":%q,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_bench_%d","content":"ok"}]}}`+"\n",
-				sid, w.n, now, w.n)
-		f, err := os.OpenFile(w.live, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
+		if err := w.appendLine(`{"type":"assistant","sessionId":%q,"uuid":"bench-%[2]d","timestamp":%[3]q,"message":{"id":"msg_bench_%[2]d","model":"claude-opus-4-5","role":"assistant","content":[{"type":"tool_use","id":"toolu_bench_%[2]d","name":"Bash","input":{"command":"go test ./..."}}],"usage":{"input_tokens":3,"output_tokens":5}}}`); err != nil {
 			return 0, 0, err
 		}
-		// Two writes, asked between them: the result then changes a call
-		// the server already holds.
-		first, second, _ := strings.Cut(lines, "\n")
-		f.WriteString(first + "\n")
 		if _, _, err := w.call(tool, args)(); err != nil {
-			f.Close()
 			return 0, 0, err
 		}
-		f.WriteString(second)
-		f.Close()
+		if err := w.appendLine(`{"type":"user","sessionId":%q,"uuid":"bench-r-%[2]d","timestamp":%[3]q,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_bench_%[2]d","content":"ok"}]}}`); err != nil {
+			return 0, 0, err
+		}
 		return w.call(tool, args)()
 	}
+}
+
+// appendLine appends a line to the live session: format takes the session
+// id, the append's number and the time. The file is put back only when the
+// bench ends: truncating it here would turn the next look into a rewrite,
+// which real logs never do.
+func (w *warmServer) appendLine(format string) error {
+	sid := strings.TrimSuffix(filepath.Base(w.live), ".jsonl")
+	line := fmt.Sprintf(format, sid, w.n, time.Now().UTC().Format("2006-01-02T15:04:05.000Z")) + "\n"
+	f, err := os.OpenFile(w.live, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // everyTool asks every tool the server lists once, with its default
