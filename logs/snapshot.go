@@ -452,7 +452,6 @@ func (s *Session) tally(p *pricing.Table, loc *time.Location) {
 
 // tallyFrom adds responses[from:] to the session's sums and buckets.
 func (s *Session) tallyFrom(p *pricing.Table, loc *time.Location, from int) {
-	var cal *calendar
 	idx := make(map[bucketKey]int, len(s.buckets))
 	for j := range s.buckets {
 		idx[s.buckets[j].bucketKey] = j
@@ -469,10 +468,7 @@ func (s *Session) tallyFrom(p *pricing.Table, loc *time.Location, from int) {
 		if !ok {
 			j = len(s.buckets)
 			idx[k] = j
-			if cal == nil {
-				cal = newCalendar(loc)
-			}
-			s.buckets = append(s.buckets, bucket{bucketKey: k, date: cal.date(k.quarter)})
+			s.buckets = append(s.buckets, bucket{bucketKey: k, date: localDate(k.quarter, loc)})
 		}
 		s.buckets[j].usage.addResponse(r)
 	}
@@ -491,7 +487,7 @@ type bucketKey struct {
 // add up buckets instead of single responses.
 type bucket struct {
 	bucketKey
-	date  int // the quarter's local date (calendar.date) in the snapshot's location
+	date  int // the quarter's local date (localDate) in the snapshot's location
 	usage Tally
 }
 

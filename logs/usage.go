@@ -203,44 +203,11 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 	return rep
 }
 
-// calendar gives the local date of a quarter hour in a location, as
-// y*10000+m*100+d. A quarter hour within the span of the date looked up last
-// (a session's next bucket mostly is) needs no time zone lookup.
-type calendar struct {
-	loc            *time.Location
-	spanLo, spanHi int64 // ms: instants known to fall on spanDate
-	spanDate       int
-}
-
-func newCalendar(loc *time.Location) *calendar { return &calendar{loc: loc} }
-
-const dayMs = 24 * 3600 * 1000
-
-func (c *calendar) date(quarter int64) int {
-	ms := quarter * quarterMs
-	if ms >= c.spanLo && ms < c.spanHi {
-		return c.spanDate
-	}
-	t := time.UnixMilli(ms).In(c.loc)
-	y, m, d := t.Date()
-	date := y*10000 + int(m)*100 + d
-	// Under one offset the date is the day of the shifted instant, so it
-	// spans a whole day of shifted time; a change of offset ends the span.
-	_, off := t.Zone()
-	local := ms + int64(off)*1000
-	day := local / dayMs
-	if local%dayMs < 0 {
-		day--
-	}
-	c.spanLo, c.spanHi, c.spanDate = day*dayMs-int64(off)*1000, (day+1)*dayMs-int64(off)*1000, date
-	lo, hi := t.ZoneBounds()
-	if !lo.IsZero() {
-		c.spanLo = max(c.spanLo, lo.UnixMilli())
-	}
-	if !hi.IsZero() {
-		c.spanHi = min(c.spanHi, hi.UnixMilli())
-	}
-	return date
+// localDate is the local date of a quarter hour in loc, as y*10000+m*100+d.
+// It is found once per bucket, when the bucket is made.
+func localDate(quarter int64, loc *time.Location) int {
+	y, m, d := time.UnixMilli(quarter * quarterMs).In(loc).Date()
+	return y*10000 + int(m)*100 + d
 }
 
 // dateKeys are a date's day, ISO week and month keys ("2026-11-30",
