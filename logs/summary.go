@@ -290,27 +290,29 @@ func (f *FileSummary) msgAt(i int32) *Message {
 	if int(i) >= len(f.msgs) {
 		return &f.prov[int(i)-len(f.msgs)]
 	}
-	if int(i) < f.sharedMsgs {
-		f.msgs, f.sharedMsgs = append(make([]Message, 0, cap(f.msgs)), f.msgs...), 0
-	}
+	f.msgs = writable(f.msgs, &f.sharedMsgs, int(i))
 	return &f.msgs[i]
 }
 
-// pushMsg appends an open message (after a truncation the slot may be one
-// f shares).
+// pushMsg appends an open message; the slot it fills is f's own.
 func (f *FileSummary) pushMsg(m Message) {
-	if len(f.msgs) < f.sharedMsgs {
-		f.msgs, f.sharedMsgs = append(make([]Message, 0, cap(f.msgs)), f.msgs...), 0
-	}
-	f.msgs = append(f.msgs, m)
+	f.msgs = append(writable(f.msgs, &f.sharedMsgs, len(f.msgs)), m)
 }
 
 // callAt is call i, to be changed, made f's own first as msgAt does.
 func (f *FileSummary) callAt(i int32) *Call {
-	if int(i) < f.sharedCalls {
-		f.Calls, f.sharedCalls = append(make([]Call, 0, cap(f.Calls)), f.Calls...), 0
-	}
+	f.Calls = writable(f.Calls, &f.sharedCalls, int(i))
 	return &f.Calls[i]
+}
+
+// writable returns list ready for a write at i: when i is among its first
+// *shared elements, which the summary it was cloned from holds too, a copy
+// of the list that is f's own (and *shared becomes 0).
+func writable[T any](list []T, shared *int, i int) []T {
+	if i < *shared {
+		list, *shared = append(make([]T, 0, cap(list)), list...), 0
+	}
+	return list
 }
 
 // cooled returns a copy of a hot summary with its messages packed and its
