@@ -634,17 +634,23 @@ func (w *warmServer) again(tool string, args map[string]any) func() (time.Durati
 	}
 }
 
-// call times one tools/call round trip as a client sees it (the answer's
-// checks that stdiotest.Call adds are not part of the server's time).
+// call times one tools/call round trip as the wire sees it: from the
+// request to the arrival of the answer's last byte. The client's decoding
+// of the answer is not part of the server's time (mcp-go's client parses an
+// answer several times, about 2 ms for a 12 KB one; a host's JSON.parse
+// takes a few dozen µs), nor are the checks that stdiotest.Call adds.
 func (w *warmServer) call(tool string, args map[string]any) func() (time.Duration, int64, error) {
 	return func() (time.Duration, int64, error) {
 		req := mcp.CallToolRequest{}
 		req.Params.Name, req.Params.Arguments = tool, args
 		start := time.Now()
 		res, err := w.srv.Client.CallTool(w.ctx, req)
-		d := time.Since(start)
+		d := w.srv.LastLineAt().Sub(start)
 		if err == nil && res.IsError {
 			err = fmt.Errorf("error result")
+		}
+		if err == nil && d <= 0 {
+			err = fmt.Errorf("no answer line arrived after the request")
 		}
 		return d, 0, err
 	}
