@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/agent-activity/agent-activity/transcript"
 )
 
 // SecretMatch is one credential a detector found in a text.
@@ -31,6 +33,10 @@ type SecretQuery struct {
 	// FindText reports, in order, the credentials of a plain text read from
 	// r (a spilled tool output), and returns r's first error.
 	FindText func(r io.Reader, visit func(SecretMatch)) error
+	// Read, when not nil, holds the scan of the transcript lines made while
+	// the snapshot was read, by the same FindLine: a file it holds is not
+	// read again.
+	Read *ReadSecrets
 }
 
 // SecretFinding is one distinct secret on one line of one file. Secret is the
@@ -104,7 +110,13 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 	)
 	parallel(ctx, len(jobs), func(i int) {
 		j := jobs[i]
-		found := scanSecretFile(ctx, j.s, j.f, j.path, j.txt, q, &scanned)
+		var found []SecretFinding
+		if fs, ok := q.Read.file(j.f); ok && !j.txt {
+			found = fs.inRange(j.s, q.Range)
+			scanned.Add(fs.bytes)
+		} else {
+			found = scanSecretFile(ctx, j.s, j.f, j.path, j.txt, q, &scanned)
+		}
 		files.Add(1)
 		if len(found) > 0 {
 			mu.Lock()
@@ -152,32 +164,118 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 	er := f.agent.NewReader(ctx, fh, 0, 0)
 	defer er.Close()
 	for er.Scan() {
-		line := er.Lines().Bytes()
-		scanned.Add(int64(len(line)) + 1)
-		matches := q.FindLine(line)
-		if len(matches) == 0 {
+		scanned.Add(int64(len(er.Lines().Bytes())) + 1)
+		out = appendLineSecrets(out, er, q.FindLine, rel, mtime, q.Range)
+	}
+	for i := range out {
+		out[i].Session = s
+	}
+	return out
+}
+
+// appendLineSecrets appends the distinct secrets of er's current line found
+// in rng: at the line's time, or at mtime for a line without one. A line of
+// a kind that repeats other lines' text has none.
+func appendLineSecrets(out []SecretFinding, er transcript.EntryReader, find func([]byte) []SecretMatch, rel string, mtime int64, rng TimeRange) []SecretFinding {
+	matches := find(er.Lines().Bytes())
+	if len(matches) == 0 {
+		return out
+	}
+	// Only a line with a finding is decoded, for its time and kind.
+	ts := mtime
+	if e, ok := er.Entry(0); ok {
+		if e.Type == blobType {
+			return out // repeats other lines' text
+		}
+		if e.Time != 0 {
+			ts = e.Time
+		}
+	}
+	if !rng.Contains(ts) {
+		return out
+	}
+	seen := map[string]bool{}
+	for _, m := range matches {
+		if seen[m.Secret] {
 			continue
 		}
-		// Only a line with a finding is decoded, for its time and kind.
-		ts := mtime
-		if e, ok := er.Entry(0); ok {
-			if e.Type == blobType {
-				continue // repeats other lines' text
-			}
-			if e.Time != 0 {
-				ts = e.Time
-			}
-		}
-		if !q.Range.Contains(ts) {
-			continue
-		}
-		seen := map[string]bool{}
-		for _, m := range matches {
-			if seen[m.Secret] {
-				continue
-			}
-			seen[m.Secret] = true
-			out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: er.Lines().Number(), Session: s, Time: ts, Secret: m.Secret})
+		seen[m.Secret] = true
+		out = append(out, SecretFinding{Rule: m.Rule, File: rel, Line: er.Lines().Number(), Time: ts, Secret: m.Secret})
+	}
+	return out
+}
+
+// ReadSecrets is the secret scan of the transcript lines that the store's
+// first look read (ScanSecretsWhileReading): for each file, what a scan of
+// its own would find in any range and the bytes it would count. A query
+// given it (SecretQuery.Read) takes a file's findings from it instead of
+// reading the file again.
+type ReadSecrets struct {
+	mu    sync.Mutex
+	files map[*FileSummary]*fileSecrets
+	last  sync.Pool // *fileSecrets of the file a worker read last
+}
+
+type fileSecrets struct {
+	f        *FileSummary
+	findings []SecretFinding // without their session
+	bytes    int64
+}
+
+// state is f's scan, made on f's first line. The calls for one file come
+// from one goroutine at a time (lineHook), so the scan is changed unlocked.
+func (rs *ReadSecrets) state(f *FileSummary) *fileSecrets {
+	if fs, _ := rs.last.Get().(*fileSecrets); fs != nil && fs.f == f {
+		return fs
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	fs := rs.files[f]
+	if fs == nil {
+		fs = &fileSecrets{f: f}
+		rs.files[f] = fs
+	}
+	return fs
+}
+
+// file is the scan of f, when the look read f whole without an error.
+func (rs *ReadSecrets) file(f *FileSummary) (*fileSecrets, bool) {
+	if rs == nil || f.ReadError != "" {
+		return nil, false
+	}
+	fs, ok := rs.files[f]
+	return fs, ok
+}
+
+// ScanSecretsWhileReading returns the snapshot and, when this look had to
+// read every file anyway (the store's first look), the secret scan of every
+// transcript line done in that same pass, for ScanSecrets to take its
+// findings from (SecretQuery.Read): each file is read once for both. On a
+// warm store it returns nil and ScanSecrets reads the files.
+func (s *Store) ScanSecretsWhileReading(ctx context.Context, progress Progress, find func([]byte) []SecretMatch) (*Snapshot, *ReadSecrets, error) {
+	rs := &ReadSecrets{files: map[*FileSummary]*fileSecrets{}}
+	all := TimeRange{}
+	hook := func(f *FileSummary, er transcript.EntryReader) {
+		fs := rs.state(f)
+		fs.bytes += int64(len(er.Lines().Bytes())) + 1
+		fs.findings = appendLineSecrets(fs.findings, er, find, "", f.ModTime.UnixMilli(), all)
+		rs.last.Put(fs)
+	}
+	snap, combined, err := s.snapshot(ctx, progress, hook)
+	if err != nil || !combined {
+		return snap, nil, err
+	}
+	return snap, rs, nil
+}
+
+// inRange is the file's findings in rng, of session s, placed in the file.
+func (fs *fileSecrets) inRange(s *Session, rng TimeRange) []SecretFinding {
+	var out []SecretFinding
+	rel := relPath(fs.f.Root.Path, fs.f.Path)
+	for _, x := range fs.findings {
+		if rng.Contains(x.Time) {
+			x.Session, x.File = s, rel
+			out = append(out, x)
 		}
 	}
 	return out

@@ -1,15 +1,20 @@
 package logs
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
+	"time"
 
+	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/redact"
 )
 
@@ -94,4 +99,109 @@ func TestFirstLines(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
+}
+
+func findLine(line []byte) []SecretMatch {
+	var out []SecretMatch
+	for _, f := range redact.FindJSON(line) {
+		out = append(out, SecretMatch{Rule: f.Rule, Secret: f.Secret})
+	}
+	return out
+}
+
+// TestScanSecretsWhileReadingMatchesScan: the scan made while a cold store
+// reads its files answers exactly like a scan of the finished snapshot, on
+// the fixtures (with a secret on an undecodable line and on a torn last
+// line, which the store's read does not fold) and on the public corpus.
+func TestScanSecretsWhileReadingMatchesScan(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "projects")
+	if err := fixture.CopyTree(filepath.Join("..", "testdata", "projects"), root); err != nil {
+		t.Fatal(err)
+	}
+	sid := "5e1c0a57-0000-4000-8000-00000000beef"
+	body := `{"type":"user","sessionId":"` + sid + `","uuid":"u1","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"hi"}}` + "\n" +
+		`{"type":"user","sessionId":"` + sid + `", broken GITHUB_TOKEN=ghp_` + strings.Repeat("a1B2", 9) + "\n" +
+		`{"type":"user","sessionId":"` + sid + `","uuid":"u2","timestamp":"2026-11-20T10:01:00.000Z","message":{"role":"user","content":"key AKIAIOSFODNN7EXAMPLQ here"}}` + "\n" +
+		`{"type":"user","sessionId":"` + sid + `","uuid":"u3","timestamp":"2026-11-20T10:02:00.000Z","message":{"role":"user","content":"torn password=Zq8vK2mP9xL4VcjqxBI4`
+	if err := os.MkdirAll(filepath.Join(root, "-home-dev-torn"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "-home-dev-torn", sid+".jsonl"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	roots := map[string][]string{"fixtures": {root}}
+	if base := filepath.Join("..", "..", "shared", "corpus", "public"); dirExists(base) {
+		roots["public"] = fixture.ProjectRoots(base)
+	}
+	now := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	for name, rs := range roots {
+		t.Run(name, func(t *testing.T) {
+			cfg := Config{Agents: testAgents, Roots: rs, Now: func() time.Time { return now }, Pricing: testPricing(t), Location: time.UTC}
+			// The whole history, then from its middle finding on.
+			rngs := []TimeRange{{}}
+			for k := 0; k < len(rngs); k++ {
+				rng := rngs[k]
+				st := NewStore(cfg)
+				_, read, err := st.ScanSecretsWhileReading(context.Background(), nil, findLine)
+				if err != nil || read == nil {
+					t.Fatalf("cold store gave no scan while reading (%v)", err)
+				}
+				if _, again, _ := st.ScanSecretsWhileReading(context.Background(), nil, findLine); again != nil {
+					t.Fatal("a warm store scanned while reading")
+				}
+				snap, err := st.Snapshot(context.Background(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				q := SecretQuery{Sessions: snap.Sessions, Range: rng, FindLine: findLine, FindText: findText}
+				two, err := snap.ScanSecrets(context.Background(), q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				q.Read = read
+				one, err := snap.ScanSecrets(context.Background(), q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				render := func(r SecretScan) string {
+					var b strings.Builder
+					fmt.Fprintf(&b, "files=%d bytes=%d\n", r.FilesScanned, r.BytesScanned)
+					for _, f := range r.Findings {
+						fmt.Fprintf(&b, "%s %s:%d %s %d %s\n", f.Rule, f.File, f.Line, f.Session.ID, f.Time, f.Secret)
+					}
+					return b.String()
+				}
+				if a, b := render(one), render(two); a != b {
+					t.Errorf("range %v: one pass\n%s\ntwo passes\n%s", rng, a, b)
+				}
+				if len(two.Findings) == 0 {
+					t.Fatalf("range %v: no findings; the comparison proves nothing", rng)
+				}
+				if k == 0 {
+					times := make([]int64, len(two.Findings))
+					for i, f := range two.Findings {
+						times[i] = f.Time
+					}
+					slices.Sort(times)
+					rngs = append(rngs, TimeRange{Since: times[len(times)/2]})
+				}
+				if name == "fixtures" && rng.Since == 0 {
+					lines := map[int]bool{}
+					for _, f := range two.Findings {
+						if strings.HasSuffix(f.File, sid+".jsonl") {
+							lines[f.Line] = true
+						}
+					}
+					if !lines[2] || !lines[3] || !lines[4] {
+						t.Errorf("torn-file findings on lines %v, want 2 (undecodable), 3 and 4 (torn)", lines)
+					}
+				}
+			}
+		})
+	}
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }

@@ -104,7 +104,9 @@ func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, err
 	return snap, err
 }
 
-// lineHook sees every decoded entry of every file a first look reads.
+// lineHook sees every line of every file a first look reads, as a separate
+// pass's reader of the file would (a torn or undecodable line too), before
+// the line is folded; calls for one file come from one goroutine, in order.
 type lineHook func(f *FileSummary, er transcript.EntryReader)
 
 // snapshot is Snapshot with a hook run on each decoded line when this is the

@@ -400,6 +400,9 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 		lines.Resume(f.head, f.tail)
 	}
 	for er.Scan() {
+		if hook != nil { // before the line is taken: the hook sees every line, a torn or undecodable one too
+			hook(f, er)
+		}
 		e, ok := er.Entry(0)
 		if !ok {
 			if lines.Torn() {
@@ -415,9 +418,6 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, hook
 		}
 		f.Lines++
 		lines.Commit()
-		if hook != nil {
-			hook(f, er)
-		}
 		f.fold(e)
 	}
 	f.settleZeroCopies()

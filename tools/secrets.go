@@ -83,12 +83,26 @@ func ScanSecrets(d Deps) Spec {
 			if err := logs.CheckAgent(a.Agent); err != nil {
 				return ScanSecretsOut{}, err
 			}
+			var read *logs.ReadSecrets
+			if a.Session == "" && a.Repo == "" && a.Agent == "" && a.Machine == "" {
+				// Unfiltered: on a cold store, scan the lines while reading
+				// the files for their summaries, so each file is read once.
+				// A bad since is an error before any file is read.
+				cfg := d.Store.Config()
+				if _, err := logs.ParseTimeRange(a.Since, "", cfg.Now(), cfg.Location); err != nil {
+					return ScanSecretsOut{}, err
+				}
+				var err error
+				if _, read, err = d.Store.ScanSecretsWhileReading(ctx, progressFrom(ctx), findLineSecrets); err != nil {
+					return ScanSecretsOut{}, err
+				}
+			}
 			snap, sessions, tr, err := d.scope(ctx, a.Session, a.Repo, a.Since, "")
 			if err != nil {
 				return ScanSecretsOut{}, err
 			}
 			sessions = a.filter(sessions)
-			scan, err := snap.ScanSecrets(ctx, logs.SecretQuery{Sessions: sessions, Range: tr, FindLine: findLineSecrets, FindText: findTextSecrets})
+			scan, err := snap.ScanSecrets(ctx, logs.SecretQuery{Sessions: sessions, Range: tr, FindLine: findLineSecrets, FindText: findTextSecrets, Read: read})
 			if err != nil {
 				return ScanSecretsOut{}, err
 			}
