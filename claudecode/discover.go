@@ -102,7 +102,7 @@ func walkSubagents(root *transcript.Root, dirs *transcript.DirCache, out []trans
 			id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
 			f := transcript.File{Root: root, Path: full, ProjectDir: pdir, Project: project,
 				Kind: transcript.SubagentFile, SessionID: sessionID, AgentID: id}
-			if b, ok := dirs.Sidecar(root, dir+string(filepath.Separator)+"agent-"+id+".meta.json", 64<<10); ok {
+			if b, ok := dirs.Sidecar(root, dir, "agent-"+id+".meta.json", 64<<10); ok {
 				if m, ok := decodeAgentMeta(b); ok {
 					f.AgentType, f.AgentDesc = transcript.Clip(m.AgentType, 100), transcript.Clip(m.Description, 300)
 				}

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -14,7 +15,7 @@ import (
 // concurrent use: one refresh at a time owns it.
 type DirCache struct {
 	dirs     map[string]dirListing
-	sidecars map[string]sidecar
+	sidecars map[string]map[string]sidecar // folder -> name -> content
 	seen     map[string]bool     // folders visited in the current pass
 	visited  map[FileID]struct{} // folders and files visited in this pass: breaks symlink loops and duplicates
 }
@@ -53,7 +54,7 @@ type sidecar struct {
 
 // NewDirCache returns an empty cache.
 func NewDirCache() *DirCache {
-	return &DirCache{dirs: map[string]dirListing{}, sidecars: map[string]sidecar{},
+	return &DirCache{dirs: map[string]dirListing{}, sidecars: map[string]map[string]sidecar{},
 		seen: map[string]bool{}, visited: map[FileID]struct{}{}}
 }
 
@@ -68,6 +69,7 @@ func (c *DirCache) EndPass() {
 	for d := range c.dirs {
 		if !c.seen[d] {
 			delete(c.dirs, d)
+			delete(c.sidecars, d)
 		}
 	}
 }
@@ -101,12 +103,7 @@ func (c *DirCache) List(dir string) []Listed {
 	des, _ := os.ReadDir(dir)
 	// The folder changed: forget the sidecars cached for it (one may have
 	// appeared since).
-	prefix := dir + string(filepath.Separator)
-	for k := range c.sidecars {
-		if strings.HasPrefix(k, prefix) {
-			delete(c.sidecars, k)
-		}
-	}
+	delete(c.sidecars, dir)
 	entries := make([]Listed, len(des))
 	for i, e := range des {
 		entries[i] = Listed{Full: filepath.Join(dir, e.Name()), name: len(e.Name()), typ: e.Type()}
@@ -115,16 +112,32 @@ func (c *DirCache) List(dir string) []Listed {
 	return entries
 }
 
-// Sidecar reads a small file beside a transcript through the root's
-// containment check, cached (absent ones too) until its folder changes.
-func (c *DirCache) Sidecar(root *Root, path string, max int64) ([]byte, bool) {
-	if s, ok := c.sidecars[path]; ok {
+// Sidecar reads the small file name beside a transcript in dir, a folder
+// this pass listed, through the root's containment check, cached (absent
+// ones too) until the folder changes. A name the listing does not hold is
+// absent without a look (most subagents have no meta.json).
+func (c *DirCache) Sidecar(root *Root, dir, name string, max int64) ([]byte, bool) {
+	if s, ok := c.sidecars[dir][name]; ok {
 		return s.b, s.ok
 	}
-	b, err := root.ReadSmall(path, max)
-	s := sidecar{b: b, ok: err == nil}
-	c.sidecars[path] = s
+	var s sidecar
+	l, listed := c.dirs[dir]
+	if !listed || hasEntry(l.entries, name) {
+		b, err := root.ReadSmall(filepath.Join(dir, name), max)
+		s = sidecar{b: b, ok: err == nil}
+	}
+	if c.sidecars[dir] == nil {
+		c.sidecars[dir] = map[string]sidecar{}
+	}
+	c.sidecars[dir][name] = s
 	return s.b, s.ok
+}
+
+// hasEntry reports whether a listing (in name order, as os.ReadDir gives
+// it) holds name.
+func hasEntry(entries []Listed, name string) bool {
+	_, found := slices.BinarySearchFunc(entries, name, func(l Listed, n string) int { return strings.Compare(l.Name(), n) })
+	return found
 }
 
 // Visited returns the folders the last pass listed, in no order.
