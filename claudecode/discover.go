@@ -45,7 +45,9 @@ func (Agent) Discover(root *transcript.Root, dirs *transcript.DirCache, out []tr
 	if !root.Exists() {
 		return out
 	}
-	for _, p := range dirs.List(root.Path) {
+	projects := dirs.List(root.Path)
+	prefetchDirs(dirs, projects, "")
+	for _, p := range projects {
 		if isDir, ok := root.Admit(p.Full, p); ok && isDir {
 			out = discoverProject(root, dirs, out, p.Full, p.Name())
 		}
@@ -54,7 +56,10 @@ func (Agent) Discover(root *transcript.Root, dirs *transcript.DirCache, out []tr
 }
 
 func discoverProject(root *transcript.Root, dirs *transcript.DirCache, out []transcript.File, pdir, project string) []transcript.File {
-	for _, e := range dirs.List(pdir) {
+	entries := dirs.List(pdir)
+	prefetchDirs(dirs, entries, "")
+	prefetchDirs(dirs, entries, "subagents")
+	for _, e := range entries {
 		name, full := e.Name(), e.Full
 		isDir, ok := root.Admit(full, e)
 		if !ok {
@@ -84,6 +89,20 @@ func discoverProject(root *transcript.Root, dirs *transcript.DirCache, out []tra
 		}
 	}
 	return out
+}
+
+// prefetchDirs starts listing the folders among entries (or, with sub, the
+// sub folder of each), which the walk lists next when they are there.
+func prefetchDirs(dirs *transcript.DirCache, entries []transcript.Listed, sub string) {
+	for _, e := range entries {
+		if e.IsDir() { // a symlink is listed only once Admit has followed it
+			if sub == "" {
+				dirs.Prefetch(e.Full)
+			} else {
+				dirs.Prefetch(filepath.Join(e.Full, sub))
+			}
+		}
+	}
 }
 
 // walkSubagents finds agent-*.jsonl under a session's subagents folder, at

@@ -16,9 +16,24 @@ import (
 type DirCache struct {
 	dirs     map[string]dirListing
 	sidecars map[string]map[string]sidecar // folder -> name -> content
-	seen     map[string]bool     // folders visited in the current pass
-	visited  map[FileID]struct{} // folders and files visited in this pass: breaks symlink loops and duplicates
+	seen     map[string]bool               // folders visited in the current pass
+	visited  map[FileID]struct{}           // folders and files visited in this pass: breaks symlink loops and duplicates
+	ahead    map[string]*lookAhead         // folders Prefetch is listing for this pass
+	slots    chan struct{}                 // bounds the look-aheads running at once
 }
+
+// lookAhead is a folder's stat, and its entries when the cache could not
+// answer for it, taken in the background for a List to come.
+type lookAhead struct {
+	done chan struct{}
+	st   FileInfo
+	des  []os.DirEntry
+	read bool // des was read (the cached listing was of another mtime, or none)
+}
+
+// lookAheads is how many folders Prefetch lists at once: the calls are
+// file system work that a second core can do while the walk goes on.
+const lookAheads = 4
 
 type dirListing struct {
 	mtime   int64
@@ -55,13 +70,48 @@ type sidecar struct {
 // NewDirCache returns an empty cache.
 func NewDirCache() *DirCache {
 	return &DirCache{dirs: map[string]dirListing{}, sidecars: map[string]map[string]sidecar{},
-		seen: map[string]bool{}, visited: map[FileID]struct{}{}}
+		seen: map[string]bool{}, visited: map[FileID]struct{}{}, ahead: map[string]*lookAhead{}, slots: make(chan struct{}, lookAheads)}
+}
+
+// Prefetch starts listing folders the walk will List soon, in the
+// background, so that their file system calls overlap the walk. It changes
+// no answer: List takes what a look-ahead found as it would have found it
+// itself a moment later. A folder already listed or looked ahead in this
+// pass is skipped.
+func (c *DirCache) Prefetch(dirs ...string) {
+	for _, dir := range dirs {
+		if c.seen[dir] || c.ahead[dir] != nil {
+			continue
+		}
+		la := &lookAhead{done: make(chan struct{})}
+		c.ahead[dir] = la
+		cached, ok := c.dirs[dir]
+		go func() {
+			c.slots <- struct{}{}
+			defer func() { <-c.slots; close(la.done) }()
+			la.st = Stat(dir)
+			if la.st.Dir && (!ok || cached.mtime != la.st.ModTime.UnixNano()) {
+				la.des, _ = os.ReadDir(dir)
+				la.read = true
+			}
+		}()
+	}
 }
 
 // BeginPass starts a discovery pass; EndPass forgets folders it did not visit.
 func (c *DirCache) BeginPass() {
 	clear(c.seen)
 	clear(c.visited)
+	c.endLookAheads()
+}
+
+// endLookAheads waits for the look-aheads of the pass and forgets them: the
+// next pass looks again.
+func (c *DirCache) endLookAheads() {
+	for _, la := range c.ahead {
+		<-la.done
+	}
+	clear(c.ahead)
 }
 
 // EndPass forgets the folders not visited since BeginPass.
@@ -72,6 +122,7 @@ func (c *DirCache) EndPass() {
 			delete(c.sidecars, d)
 		}
 	}
+	c.endLookAheads()
 }
 
 // FirstVisit reports whether a file or folder with this identity was not yet
@@ -87,7 +138,14 @@ func (c *DirCache) FirstVisit(id FileID) bool {
 // List returns the entries of a folder the walk admitted (see Root.Admit);
 // nil for a folder that is gone, unreadable, or already visited in this pass.
 func (c *DirCache) List(dir string) []Listed {
-	st := Stat(dir)
+	la := c.ahead[dir]
+	var st FileInfo
+	if la != nil {
+		<-la.done
+		st = la.st
+	} else {
+		st = Stat(dir)
+	}
 	if !st.Dir {
 		delete(c.dirs, dir)
 		return nil
@@ -100,7 +158,12 @@ func (c *DirCache) List(dir string) []Listed {
 	if l, ok := c.dirs[dir]; ok && l.mtime == mt {
 		return l.entries
 	}
-	des, _ := os.ReadDir(dir)
+	var des []os.DirEntry
+	if la != nil && la.read {
+		des = la.des
+	} else {
+		des, _ = os.ReadDir(dir)
+	}
 	// The folder changed: forget the sidecars cached for it (one may have
 	// appeared since).
 	delete(c.sidecars, dir)

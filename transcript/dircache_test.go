@@ -1,9 +1,11 @@
 package transcript
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -96,5 +98,65 @@ func bumpMtime(t *testing.T, dir string, n int) {
 	at := time.Now().Add(time.Duration(n) * time.Second)
 	if err := os.Chtimes(dir, at, at); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPrefetchListsAlike: folders listed after a Prefetch come out as they
+// do without one, over passes with files added and folders changed between
+// them, with a folder gone and a prefetched folder the walk never lists.
+func TestPrefetchListsAlike(t *testing.T) {
+	base := t.TempDir()
+	dirs := []string{"p1", "p1/s1", "p1/s1/subagents", "p2", "p2/s2", "gone"}
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(base, d, "a.jsonl"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plain, ahead := NewDirCache(), NewDirCache()
+	render := func(c *DirCache, prefetch bool) string {
+		c.BeginPass()
+		defer c.EndPass()
+		var b strings.Builder
+		if prefetch {
+			for _, d := range append(dirs, "p1/never", "p2/s2/subagents") {
+				c.Prefetch(filepath.Join(base, d))
+			}
+		}
+		for _, d := range dirs {
+			fmt.Fprintf(&b, "%s:", d)
+			for _, e := range c.List(filepath.Join(base, d)) {
+				fmt.Fprintf(&b, " %s/%v", e.Name(), e.IsDir())
+			}
+			b.WriteString("\n")
+		}
+		return b.String()
+	}
+	for pass := 0; pass < 4; pass++ {
+		want, got := render(plain, false), render(ahead, true)
+		if got != want {
+			t.Fatalf("pass %d: with Prefetch\n%s\nwithout\n%s", pass, got, want)
+		}
+		if pass == 0 && !strings.Contains(want, "a.jsonl") {
+			t.Fatal("nothing listed; the comparison proves nothing")
+		}
+		switch pass {
+		case 0:
+			if err := os.WriteFile(filepath.Join(base, "p1/s1", "b.jsonl"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			bumpMtime(t, filepath.Join(base, "p1/s1"), 1)
+		case 1:
+			if err := os.RemoveAll(filepath.Join(base, "gone")); err != nil {
+				t.Fatal(err)
+			}
+		case 2:
+			if err := os.Mkdir(filepath.Join(base, "p2/s2/subagents"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			bumpMtime(t, filepath.Join(base, "p2/s2"), 2)
+		}
 	}
 }
