@@ -3,6 +3,8 @@ package logs
 import (
 	"encoding/binary"
 	"iter"
+	"slices"
+	"sync"
 
 	"github.com/agent-activity/agent-activity/transcript"
 )
@@ -30,16 +32,18 @@ const (
 	mfKeyed
 )
 
-// packMessages packs ms.
-func packMessages(ms []Message) messageLog {
-	l := messageLog{n: len(ms)}
-	if len(ms) == 0 {
+// packMessages packs the messages of lists, one after another.
+func packMessages(lists ...[]Message) messageLog {
+	var l messageLog
+	for _, ms := range lists {
+		l.n += len(ms)
+	}
+	if l.n == 0 {
 		return l
 	}
-	b := make([]byte, 0, len(ms)*24)
+	b := make([]byte, 0, l.n*24)
 	var prevTime, prevLine int64
-	for i := range ms {
-		m := &ms[i]
+	for i, m := range allOf(lists) {
 		var flags byte
 		if m.Sidechain {
 			flags |= mfSidechain
@@ -77,6 +81,21 @@ func packMessages(ms []Message) messageLog {
 	}
 	l.b = append([]byte(nil), b...) // exact size: the log lives as long as the summary
 	return l
+}
+
+// allOf yields pointers to the messages of lists, in order.
+func allOf(lists [][]Message) iter.Seq2[int, *Message] {
+	return func(yield func(int, *Message) bool) {
+		n := 0
+		for _, ms := range lists {
+			for i := range ms {
+				if !yield(n, &ms[i]) {
+					return
+				}
+				n++
+			}
+		}
+	}
 }
 
 // model returns the index of m in the log's models, adding it if new.
@@ -131,13 +150,43 @@ func (l *messageLog) All() iter.Seq2[int, Message] {
 }
 
 // unpack returns the messages as a list a read can change.
-func (l *messageLog) unpack() []Message {
+func (l *messageLog) unpack() []Message { return l.unpackInto(nil) }
+
+// unpackInto is unpack into dst's memory (a recycled list, or nil).
+func (l *messageLog) unpackInto(dst []Message) []Message {
 	if l.n == 0 {
-		return nil
+		return dst[:0]
 	}
-	out := make([]Message, 0, l.n+8)
+	out := slices.Grow(dst[:0], l.n+8)
 	for _, m := range l.All() {
 		out = append(out, m)
 	}
 	return out
 }
+
+// openLists recycles the open message lists of reads that pack them at
+// their end (closeIndexes): a full build reads thousands of files, and each
+// list grew to its file's length only to be dropped, about a fifth of what
+// a build allocated (36 of 190 MB at 1 GB).
+var openLists sync.Pool // *[]Message
+
+// takeList is an empty recycled list, or nil.
+func takeList() []Message {
+	if p, _ := openLists.Get().(*[]Message); p != nil {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+// giveList recycles ms, which nothing else holds; the list of a very long
+// file is left to the collector.
+func giveList(ms []Message) {
+	if cap(ms) == 0 || cap(ms) > maxRecycled {
+		return
+	}
+	clear(ms)
+	ms = ms[:0]
+	openLists.Put(&ms)
+}
+
+const maxRecycled = 1 << 14 // messages (2 MB)

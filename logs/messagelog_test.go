@@ -3,6 +3,7 @@ package logs
 import (
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/agent-activity/agent-activity/transcript"
@@ -29,5 +30,19 @@ func TestMessageLogRoundTrip(t *testing.T) {
 	}
 	if empty := packMessages(nil); empty.Len() != 0 || empty.unpack() != nil {
 		t.Errorf("empty log: %+v", empty)
+	}
+	// Two lists pack as their concatenation, advisors at their place in it.
+	two := packMessages(ms[:1], nil, ms[1:])
+	if got := two.unpack(); !reflect.DeepEqual(got, ms) {
+		t.Errorf("two lists:\n got %+v\nwant %+v", got, ms)
+	}
+	// Unpacked into a recycled list, over what it held before.
+	old := slices.Repeat([]Message{ms[2]}, 16)
+	if got := l.unpackInto(old); !reflect.DeepEqual(got, ms) || &got[0] != &old[0] {
+		t.Errorf("into a recycled list: %+v (same memory %v)", got, &got[0] == &old[0])
+	}
+	giveList(old)
+	if got := takeList(); len(got) != 0 {
+		t.Errorf("a recycled list comes back with %d messages", len(got))
 	}
 }

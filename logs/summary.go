@@ -320,7 +320,7 @@ func writable[T any](list []T, shared *int, i int) []T {
 func (f *FileSummary) cooled() *FileSummary {
 	c := f.clone()
 	c.hot = false
-	c.messages = packMessages(slices.Concat(c.msgs, c.prov))
+	c.messages = packMessages(c.msgs, c.prov)
 	c.readState = nil
 	c.Calls, c.sharedMsgs = clipSlice(c.Calls), 0
 	return c
@@ -471,7 +471,7 @@ func (f *FileSummary) openIndexes() {
 		}
 		return
 	}
-	f.readState, f.sharedMsgs = &readState{msgs: f.messages.unpack()}, 0
+	f.readState, f.sharedMsgs = &readState{msgs: f.messages.unpackInto(takeList())}, 0
 	f.reopenZeroCopies()
 	f.indexOpen()
 }
@@ -494,7 +494,10 @@ func (f *FileSummary) closeIndexes() {
 	if f.hot {
 		return
 	}
-	f.messages = packMessages(slices.Concat(f.msgs, f.prov))
+	f.messages = packMessages(f.msgs, f.prov)
+	if f.sharedMsgs == 0 {
+		giveList(f.msgs) // f's own, and nothing holds it once packed
+	}
 	f.readState = nil
 }
 
