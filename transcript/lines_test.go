@@ -188,3 +188,27 @@ func TestClip(t *testing.T) {
 		t.Errorf("long clip: %d runes, %q", len([]rune(got)), got[len(got)-10:])
 	}
 }
+
+// TestAppendDoubling: the long-line buffer keeps its bytes and at least
+// doubles when it grows, so a line of n bytes costs buffers of about 2n.
+func TestAppendDoubling(t *testing.T) {
+	var buf []byte
+	piece := bytes.Repeat([]byte("0123456789abcdef"), 16<<10) // 256 KB
+	allocated := 0
+	for i := range 8 {
+		before := cap(buf)
+		buf = appendDoubling(buf, piece)
+		if cap(buf) != before {
+			allocated += cap(buf)
+			if before > 0 && cap(buf) < 2*before {
+				t.Fatalf("grew from %d to %d", before, cap(buf))
+			}
+		}
+		if len(buf) != (i+1)*len(piece) || !bytes.Equal(buf[i*len(piece):], piece) || !bytes.Equal(buf[:len(piece)], piece) {
+			t.Fatalf("append %d: %d bytes, content changed", i, len(buf))
+		}
+	}
+	if line := 8 * len(piece); allocated > 4*line {
+		t.Errorf("a %d-byte line allocated %d bytes of buffers", line, allocated)
+	}
+}
