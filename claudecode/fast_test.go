@@ -190,3 +190,45 @@ func FuzzUnquote(f *testing.F) {
 		}
 	})
 }
+
+// TestRecycledReaderReadsAlike: a reader taken from the pool after other
+// files were read (their decoders' lists dirty) gives the entries a new
+// reader gives, line numbers and all.
+func TestRecycledReaderReadsAlike(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "projects", "*", "*.jsonl"))
+	if len(files) < 3 {
+		t.Fatalf("%d fixture files", len(files))
+	}
+	render := func(b []byte, r *Reader) string {
+		defer r.Close()
+		var out strings.Builder
+		for r.Scan() {
+			e, ok := r.Entry(transcript.WantText | transcript.WantInputs)
+			if !ok {
+				fmt.Fprintf(&out, "line %d: no entry\n", r.Lines().Number())
+				continue
+			}
+			c := *e
+			if c.Response != nil {
+				fmt.Fprintf(&out, "response %+v\n", *c.Response)
+			}
+			c.Response = nil
+			fmt.Fprintf(&out, "%+v\n", c)
+		}
+		return out.String()
+	}
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh := render(b, &Reader{lines: transcript.NewLines(context.Background(), bytes.NewReader(b), 0, 0), fast: &fastDecoder{}, sub: &fastDecoder{}})
+		for _, q := range files { // dirty the pooled readers
+			qb, _ := os.ReadFile(q)
+			render(qb, NewReader(context.Background(), bytes.NewReader(qb), 0, 0))
+		}
+		if again := render(b, NewReader(context.Background(), bytes.NewReader(b), 0, 0)); again != fresh {
+			t.Fatalf("%s: a recycled reader read\n%s\na new one\n%s", filepath.Base(p), again, fresh)
+		}
+	}
+}

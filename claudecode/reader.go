@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/agent-activity/agent-activity/transcript"
 )
@@ -30,10 +31,17 @@ type Reader struct {
 	results    []transcript.Result
 }
 
+// readers recycles closed readers with their decoders: a pass over a
+// history opens one per file (thousands), and a reader with its decoders'
+// lists is about 2 KB that each file grew again.
+var readers = sync.Pool{New: func() any { return &Reader{fast: &fastDecoder{}, sub: &fastDecoder{}} }}
+
 // NewReader reads r (a file of this agent starting at byte offset, after
 // lines physical lines).
 func NewReader(ctx context.Context, r io.Reader, offset int64, lines int) *Reader {
-	return &Reader{lines: transcript.NewLines(ctx, r, offset, lines), fast: &fastDecoder{}, sub: &fastDecoder{}}
+	rd := readers.Get().(*Reader)
+	rd.lines = transcript.NewLines(ctx, r, offset, lines)
+	return rd
 }
 
 // Scan advances to the next non-blank line.
@@ -51,11 +59,23 @@ func (r *Reader) Lines() *transcript.Lines { return r.lines }
 // Err is the first I/O error, or the context's error.
 func (r *Reader) Err() error { return r.lines.Err() }
 
-// Close recycles the buffers.
+// Close recycles the reader: neither it nor an entry it returned may be
+// used after.
 func (r *Reader) Close() {
+	if r.lines == nil {
+		return // closed already
+	}
 	r.lines.Close()
+	if r.fast == nil || r.sub == nil {
+		r.lines = nil
+		return // a test's sonic-only reader: not recycled
+	}
 	clear(r.slowBlocks)
-	r.blocks, r.slowBlocks, r.fast, r.sub = nil, nil, nil, nil
+	clear(r.calls)
+	clear(r.results)
+	// Keep the decoders and the lists' memory; forget everything else.
+	*r = Reader{fast: r.fast, sub: r.sub, slowBlocks: r.slowBlocks[:0], calls: r.calls[:0], results: r.results[:0]}
+	readers.Put(r)
 }
 
 // Entry decodes the current line. The entry and its strings are valid until

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agent-activity/agent-activity/transcript"
 )
@@ -494,7 +495,7 @@ func readSpill(f *FileSummary, toolUseID string, scanned *atomic.Int64) (string,
 		return "", false
 	}
 	scanned.Add(int64(len(b)))
-	return string(b), true
+	return unsafe.String(unsafe.SliceData(b), len(b)), true // b is this call's own, never written again
 }
 
 // snippetAround cuts up to max runes of text around [at, at+n), on rune

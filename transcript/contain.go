@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -113,14 +114,21 @@ func (r *Root) ReadDir(dir string) ([]os.DirEntry, error) {
 	return os.ReadDir(dir)
 }
 
-// ReadSmall reads at most max bytes of a regular file inside the root.
+// ReadSmall reads at most max bytes of a regular file inside the root,
+// into a buffer of the file's size (io.ReadAll would grow one from 512
+// bytes, allocating about twice a large file).
 func (r *Root) ReadSmall(path string, max int64) ([]byte, error) {
 	f, err := r.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, max))
+	var b bytes.Buffer
+	if st, err := f.Stat(); err == nil {
+		b.Grow(int(min(st.Size(), max)) + bytes.MinRead) // room to see the end without growing
+	}
+	_, err = b.ReadFrom(io.LimitReader(f, max))
+	return b.Bytes(), err
 }
 
 // ErrOutside is the error of an open refused by the containment check.
