@@ -52,14 +52,19 @@ func (r *Root) Inside(path string) bool {
 	if rel == "." {
 		return true
 	}
-	cur := base
-	for _, elem := range strings.Split(rel, string(filepath.Separator)) {
-		cur = filepath.Join(cur, elem)
-		st, err := os.Lstat(cur)
+	// Each element's path is a prefix of base joined with rel, cut at a
+	// separator: one string, no join per element.
+	full := filepath.Join(base, rel)
+	for i := len(base) + 1; i <= len(full); i++ {
+		if i < len(full) && full[i] != filepath.Separator {
+			continue
+		}
+		cur := full[:i]
+		link, err := isSymlink(cur)
 		if err != nil {
 			return false
 		}
-		if st.Mode()&os.ModeSymlink != 0 && !r.targetInside(cur) {
+		if link && !r.targetInside(cur) {
 			return false
 		}
 	}
