@@ -189,4 +189,4 @@ func giveList(ms []Message) {
 	openLists.Put(&ms)
 }
 
-const maxRecycled = 1 << 14 // messages (2 MB)
+const maxRecycled = 1 << 11 // messages (240 KB)
