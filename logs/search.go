@@ -167,15 +167,18 @@ func (m *matcher) find(s string, scratch *[]byte) (int, int) {
 // A text that is not ASCII is lower-cased into *scratch, which keeps the
 // buffer when it is small: a search for a common word checks most texts of
 // a history, and a new string for each was a third of what it allocated.
+//
+// An ASCII needle is found by folding ASCII case alone, at its exact place
+// in s, unless s holds one of the two runes whose lower case is ASCII
+// (İ and the Kelvin sign, TestASCIILowerRunes): an ASCII run lowers to
+// itself, and any other rune to bytes above 0x7f, so the needle occurs in
+// the lowered text exactly where it occurs in s, folded.
 func indexFold(s, lower string, lowerBytes []byte, scratch *[]byte) int {
-	if isASCII(lower) && isASCII(s) {
-		n := len(lower)
-		for i := 0; i+n <= len(s); i++ {
-			if asciiEqualFold(s[i:i+n], lower) {
-				return i
-			}
+	if isASCII(lower) && (isASCII(s) || !strings.Contains(s, "\u0130") && !strings.Contains(s, "\u212a")) {
+		if len(lower) == 0 {
+			return 0
 		}
-		return -1
+		return indexFoldASCII(unsafe.Slice(unsafe.StringData(s), len(s)), lowerBytes, anchorOf(lowerBytes))
 	}
 	ls := appendLower(slices.Grow((*scratch)[:0], len(s)+utf8.UTFMax), s)
 	if cap(ls) <= 64<<10 {
@@ -264,6 +267,13 @@ func anchorOf(needle []byte) int {
 }
 
 func containsFoldASCII(line, needle []byte, anchor int) bool {
+	return indexFoldASCII(line, needle, anchor) >= 0
+}
+
+// indexFoldASCII is where needle (lower case ASCII) first occurs in line,
+// folding ASCII case, or -1; the search jumps from one occurrence of the
+// needle's anchor byte (either case) to the next.
+func indexFoldASCII(line, needle []byte, anchor int) int {
 	a := needle[anchor]
 	lo, up := a, a
 	if a >= 'a' && a <= 'z' {
@@ -292,15 +302,15 @@ func containsFoldASCII(line, needle []byte, anchor int) bool {
 		}
 		at := min(nextLo, nextUp)
 		if at == len(line) {
-			return false
+			return -1
 		}
 		pos := at - anchor // where the needle would start
 		if pos+n <= len(line) && asciiEqualFold(line[pos:pos+n], needle) {
-			return true
+			return pos
 		}
 		from = at + 1
 	}
-	return false
+	return -1
 }
 
 var persistedMarker = []byte("<persisted-output>")

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agent-activity/agent-activity/internal/fixture"
 )
@@ -106,6 +108,27 @@ func TestContainsFoldASCIIRandom(t *testing.T) {
 	}
 }
 
+// TestASCIILowerRunes: İ and the Kelvin sign are the only runes above
+// ASCII whose lower case holds an ASCII byte, as indexFold assumes.
+func TestASCIILowerRunes(t *testing.T) {
+	var got []rune
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		l := strings.ToLower(string(r))
+		for i := 0; i < len(l); i++ {
+			if l[i] < 0x80 {
+				got = append(got, r)
+				break
+			}
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint([]rune{0x130, 0x212a}) {
+		t.Errorf("runes lowering to ASCII: %U", got)
+	}
+}
+
 // TestIndexFoldLowersLikeToLower: the lower-casing into a reused buffer is
 // strings.ToLower byte for byte (invalid UTF-8 reads as U+FFFD, letters whose
 // lower case has another length), and finds what a search in
@@ -124,6 +147,16 @@ func TestIndexFoldLowersLikeToLower(t *testing.T) {
 			want := strings.Index(ls, lower)
 			if want >= 0 && len(ls) != len(s) {
 				want = min(want, len(s)-1)
+			}
+			if isASCII(lower) && !strings.ContainsAny(s, "\u0130\u212a") {
+				// Found in s itself, where it is: s with ASCII letters lowered.
+				b := []byte(s)
+				for i, c := range b {
+					if c >= 'A' && c <= 'Z' {
+						b[i] = c + 'a' - 'A'
+					}
+				}
+				want = strings.Index(string(b), lower)
 			}
 			if !isASCII(lower) || !isASCII(s) {
 				if got := indexFold(s, lower, []byte(lower), &scratch); got != want {
