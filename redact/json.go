@@ -127,8 +127,9 @@ func indexByte(b []byte, c byte) int {
 //   - Each trigger is looked at only where the byte before it can start a
 //     match (a gate on the pair of bytes), so the loop stops at a few in a
 //     hundred bytes, mostly the ':' of JSON keys, which the name's letters
-//     clear (mayHoldSecretWord). On amd64 a vector classifier finds those
-//     pairs (rawBlocks), 64 at a time.
+//     clear (mayHoldSecretWord), the most common names by a table lookup
+//     (commonKey). On amd64 a vector classifier finds those pairs
+//     (rawBlocks), 64 at a time.
 func jsonClean(s string) bool { return rawClean(s, pairBlocks) }
 
 // rawClean is jsonClean, with the vector classifier or without (blocks).
@@ -188,6 +189,8 @@ func (sc *scanner) rawPairs(i int) bool {
 // at a time, and rawPair choosing among them, in the order rawPairs runs
 // them. It returns where rawPairs goes on (the pairs under pairBlockMin
 // bytes from the end may be left to it), or -1 when the line is not clear.
+// The answers rawAt would give first are given before its call: a common
+// key's colon (commonKey) and plainKey's.
 func (sc *scanner) rawBlocks() int {
 	s := sc.s
 	var masks [pairChunk / 64]uint64
@@ -196,11 +199,19 @@ func (sc *scanner) rawBlocks() int {
 		end := min(off+pairChunk+1, len(s))
 		pairCandidates(s[off:end], masks[:], &pairNibbles)
 		for w, m := range masks[:(end-off-1+63)/64] {
-			for ; m != 0; m &= m - 1 {
-				j := off + w*64 + bits.TrailingZeros64(m)
-				kind := rawPair[uint16(s[j])|uint16(s[j+1])<<8]
-				if kind == 0 || kind <= rtEq && plainKey(s, j+1) {
-					continue // most: rawAt's first answer, without its switch
+			for base := off + w*64; m != 0; m &= m - 1 {
+				j := base + bits.TrailingZeros64(m)
+				var kind uint8
+				if pair := uint16(s[j]) | uint16(s[j+1])<<8; pair == '"'|':'<<8 {
+					if commonKey(s, j+1) || plainKey(s, j+1) {
+						continue // the most common: a JSON key's colon
+					}
+					kind = rtColon
+				} else {
+					kind = rawPair[pair]
+					if kind == 0 || kind <= rtEq && plainKey(s, j+1) {
+						continue // most: rawAt's first answer, without its switch
+					}
 				}
 				if !sc.rawAt(j+1, uint32(kind)) {
 					return -1
@@ -217,7 +228,7 @@ func (sc *scanner) rawAt(i int, kind uint32) bool {
 	s := sc.s
 	switch kind {
 	case rtColon:
-		if plainKey(s, i) {
+		if i > 0 && s[i-1] == '"' && commonKey(s, i) || plainKey(s, i) {
 			return true
 		}
 		sc.rawColon(i)
