@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"encoding/binary"
+	"math/rand"
 	"slices"
 	"strings"
 	"testing"
@@ -108,6 +110,172 @@ func TestCommonKeyAnswersAsRawColon(t *testing.T) {
 		}
 	})
 	t.Logf("%d keys cleared by commonKey", hits)
+}
+
+// plainKeyModel is plainKey as it was written before its fast paths, on
+// assignOp: plainKey must clear at least what it clears.
+func plainKeyModel(s string, p int) bool {
+	n := len(s)
+	if s[p] == ':' && p+2 < n && (s[p+1] == '/' || s[p+1] == '\\' && s[p+2] == '/') {
+		return false
+	}
+	nameEnd, v, ok := assignOp(s, p)
+	if !ok {
+		return true
+	}
+	for k := 0; k < 8 && v < n && (s[v] == ' ' || s[v] == '\t'); k++ {
+		v++
+	}
+	if v >= n {
+		return true
+	}
+	switch c := s[v]; {
+	case c == '\\':
+	case isQuote(c):
+		if v+9 <= n {
+			w := binary.LittleEndian.Uint64([]byte(s[v+1 : v+9]))
+			if zeroByte(w^(lsb*uint64(c)))|zeroByte(w^(lsb*'\n'))|zeroByte(w^(lsb*'\r')) != 0 {
+				return true
+			}
+		}
+	case classes[c]&cValue == 0:
+		return true
+	default:
+		for k := v + 1; k < n && k < v+8; k++ {
+			if classes[s[k]]&cValue == 0 {
+				if s[k] != '=' && s[k] != '\\' {
+					return true
+				}
+				break
+			}
+		}
+	}
+	j := nameEnd
+	for k := 0; k < 4 && j > 0 && (s[j-1] == ' ' || s[j-1] == '\t'); k++ {
+		j--
+	}
+	if j > 0 && (s[j-1] == '?' || s[j-1] == ']') {
+		j--
+	}
+	if j > 0 && isQuote(s[j-1]) {
+		j--
+	}
+	var m uint32
+	k := j
+	for ; k > 0 && j-k <= maxName && classes[s[k-1]]&cName != 0; k-- {
+		m |= letterBit[s[k-1]]
+	}
+	if k > 0 && s[k-1] == '\\' {
+		return false
+	}
+	return !mayHoldSecretWord(m)
+}
+
+// TestPlainKeyAnswersAsSlowMatcher builds assignments of names, blanks,
+// operators and values of every kind, escapes inside and after them, and
+// checks at each operator that plainKey clears at least what plainKeyModel
+// clears, and beyond it only what the slow matcher clears, there and over
+// the public corpora; FindJSON finds what the decoded line holds.
+//
+// (Where both clear, the slow matcher may not: after eight blanks it reads
+// eight more, and Find, like plainKey, takes the ninth for the end of an
+// empty value.)
+func TestPlainKeyAnswersAsSlowMatcher(t *testing.T) {
+	names := []string{"", "x", "token", "api_key", "password", "Note", "status", "a.b-c_d", "AWS_SECRET_ACCESS_KEY",
+		strings.Repeat("n", 79), strings.Repeat("n", 80), "secret" + strings.Repeat("n", 76), `pass\nword`,
+		`\u0074oken`, `tok\"en`, `\\token`, `\token`, "tok en"}
+	befores := []string{"", " ", "\t", "    ", "     ", `"`, `\"`, `\\"`, "'", "?", "]", `\t`, `\`, "`"}
+	ops := []string{":", "=", ":=", "=>", "==", "!=", "::", "=~", "+=", "://", `:\/\/`, ":/", `:\`, "=:", ":=:"}
+	blanks := []string{"", " ", "\t", "        ", "         ", `\t`, " \t"}
+	values := []string{"", "ab", "abcdefg", "abcdefgh", genericValue, awsSecret, `abc\n`, `abc\"`, `abc\\`,
+		`abc\/def`, `abc\u0041defgh`, `abc\t`, `abc\b`, `abcdefg\n`, `abcdefgh\n`, "abc=", "abc==", "abc(", "abc[",
+		`"ab"`, `"abcdefg"`, `"abcdefgh"`, `"` + genericValue + `"`, `'ab'`, `'` + awsSecret + `'`, `\"ab\"`,
+		`\"abcdefg\"`, `\"abcdefgh\"`, `\"ab\n`, `\"ab\\`, `\"ab\/cd`, `\"ab\u0041`, `\"` + genericValue + `\"`,
+		`\"ab"`, `\"abcdefg\"`, `\"abcdef\`, `\"ab\/c\" ` + genericValue, `\"ab\u0041\"xyz`, `\"a\\\"xyzw`,
+		`\"ab\/cdefgh\"`, `\/ab"cdefgh`, `\uab\"cdefgh`, `\"`, `\n`, `\r`, `\\`, `\/`, `\u0041`, `\n` + genericValue, "{", "[", "(",
+		",", "\n", "é" + genericValue}
+	afters := []string{"", " ", ",", `"`, `\`, `\n`, genericValue, `\/x`, `\u0041`}
+	added := 0
+	check := func(in string) {
+		for p := 1; p < len(in); p++ {
+			if in[p] != ':' && in[p] != '=' {
+				continue
+			}
+			got, model := plainKey(in, p), plainKeyModel(in, p)
+			if model && !got {
+				t.Fatalf("plainKey(%.300q, %d) = false, its model clears it", in, p)
+			}
+			if got && !model {
+				added++
+				if !slowClear(in, p) {
+					t.Fatalf("plainKey(%.300q, %d) clears an operator the slow matcher does not", in, p)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewSource(5))
+	pick := func(l []string) string { return l[r.Intn(len(l))] }
+	for trial := 0; trial < 300000; trial++ {
+		in := pick(names) + pick(befores) + pick(ops) + pick(blanks) + pick(values) + pick(afters)
+		if r.Intn(4) == 0 {
+			in = pick(jsonNoise) + in
+		}
+		check(in)
+		sameAsDecoded(t, in)
+	}
+	corpusLines(t, check)
+	if added == 0 {
+		t.Fatal("no operator cleared by plainKey's escape rules")
+	}
+	t.Logf("%d operators cleared that the model did not", added)
+}
+
+// TestMayStartAtAnswersAsRawAt puts the prefixes of Bearer, Basic, AWS,
+// Google and underscore tokens, in every case and one byte off, before
+// blanks and tokens, and checks that mayStartAt rules out only pairs at
+// which rawAt finds nothing, there and over the public corpora.
+func TestMayStartAtAnswersAsRawAt(t *testing.T) {
+	prefixes := []string{"Bearer", "bearer", "BEARER", "BeArEr", "Basic", "basic", "BASIC", "bea", "bas", "Bear",
+		"Basi", "bEarer", "ba", "be", "b", "xBearer", `\nBearer`, `\u0020Bearer`, "bEARE", "ghp_", "gho_", "ghu_",
+		"ghs_", "ghr_", "ghx_", "gh_", "github_pat_", "github_", "xgithub_pat_", "hf_", "npm_", "sk_live_", "rk_test_",
+		"sk_", "rk_", "whsec_", "Ghp_", "hp_", "xhf_", "pm_", "ec_", "AKIA", "ASIA", "AIza", "AKIB", "AKI", "AIz", "AI",
+		"AS", "A", `\nAKIA`, "xAKIA"}
+	seps := []string{"", " ", "\t", `\t`, ":", "="}
+	tails := []string{fill(40, 1), strings.ToUpper(fill(16, 2)), fill(36, 3), genericValue, "", "x", bearerTok}
+	rejected, found := 0, 0
+	check := func(in string) {
+		for j := 0; j+1 < len(in); j++ {
+			kind := rawPair[uint16(in[j])|uint16(in[j+1])<<8]
+			if kind < rtUnder {
+				continue
+			}
+			sc := scanner{s: in, raw: true}
+			clear := sc.rawAt(j+1, uint32(kind))
+			if !clear {
+				found++
+			}
+			if !mayStartAt(in, j, kind) {
+				rejected++
+				if !clear {
+					t.Fatalf("mayStartAt(%.300q, %d, %d) = false, rawAt finds a match", in, j, kind)
+				}
+			}
+		}
+	}
+	for _, before := range []string{"", " ", "x", `\n`, "{"} {
+		for _, prefix := range prefixes {
+			for _, sep := range seps {
+				for _, tail := range tails {
+					check(before + prefix + sep + tail)
+				}
+			}
+		}
+	}
+	corpusLines(t, check)
+	if rejected == 0 || found == 0 {
+		t.Fatalf("%d pairs ruled out, %d matches: the test reaches neither answer", rejected, found)
+	}
+	t.Logf("%d pairs ruled out, %d matches", rejected, found)
 }
 
 func TestKeyNameOK(t *testing.T) {
