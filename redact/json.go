@@ -127,8 +127,9 @@ func indexByte(b []byte, c byte) int {
 //   - Each trigger is looked at only where the byte before it can start a
 //     match (a gate on the pair of bytes), so the loop stops at a few in a
 //     hundred bytes, mostly the ':' of JSON keys, which the name's letters
-//     clear (mayHoldSecretWord). On amd64 a vector classifier finds those
-//     pairs (rawBlocks), 64 at a time.
+//     clear (mayHoldSecretWord), the most common names by a table lookup
+//     (commonKey). On amd64 a vector classifier finds those pairs
+//     (rawBlocks), 64 at a time.
 func jsonClean(s string) bool { return rawClean(s, pairBlocks) }
 
 // rawClean is jsonClean, with the vector classifier or without (blocks).
@@ -188,6 +189,9 @@ func (sc *scanner) rawPairs(i int) bool {
 // at a time, and rawPair choosing among them, in the order rawPairs runs
 // them. It returns where rawPairs goes on (the pairs under pairBlockMin
 // bytes from the end may be left to it), or -1 when the line is not clear.
+// The answers rawAt would give first are given before its call: a common
+// key's colon (commonKey), plainKey's, and a matcher whose first bytes are
+// missing (mayStartAt).
 func (sc *scanner) rawBlocks() int {
 	s := sc.s
 	var masks [pairChunk / 64]uint64
@@ -196,11 +200,22 @@ func (sc *scanner) rawBlocks() int {
 		end := min(off+pairChunk+1, len(s))
 		pairCandidates(s[off:end], masks[:], &pairNibbles)
 		for w, m := range masks[:(end-off-1+63)/64] {
-			for ; m != 0; m &= m - 1 {
-				j := off + w*64 + bits.TrailingZeros64(m)
-				kind := rawPair[uint16(s[j])|uint16(s[j+1])<<8]
-				if kind == 0 || kind <= rtEq && plainKey(s, j+1) {
-					continue // most: rawAt's first answer, without its switch
+			for base := off + w*64; m != 0; m &= m - 1 {
+				j := base + bits.TrailingZeros64(m)
+				var kind uint8
+				if pair := uint16(s[j]) | uint16(s[j+1])<<8; pair == '"'|':'<<8 {
+					if commonKey(s, j+1) || plainKey(s, j+1) {
+						continue // the most common: a JSON key's colon
+					}
+					kind = rtColon
+				} else {
+					kind = rawPair[pair]
+					if kind == 0 || kind <= rtEq && plainKey(s, j+1) {
+						continue // most: rawAt's first answer, without its switch
+					}
+					if kind >= rtUnder && !mayStartAt(s, j, kind) {
+						continue // "ba", "be" in words, "s_" without "sk"
+					}
 				}
 				if !sc.rawAt(j+1, uint32(kind)) {
 					return -1
@@ -211,13 +226,50 @@ func (sc *scanner) rawBlocks() int {
 	return off + 1
 }
 
+// mayStartAt is a cheap test of the bytes that the matcher kind, selected
+// by the pair at j, needs first: false when rawAt would find nothing
+// there. It knows the most frequent matchers after the operators': Bearer
+// and Basic (atB) need "eare" or "asic" after the b, any case, the AWS and
+// Google key prefixes (atA) "IA" or "za" after the pair, and the token
+// prefixes of atUnderscore one letter before the pair (underBefore).
+func mayStartAt(s string, j int, kind uint8) bool {
+	switch kind {
+	case rtAuth:
+		if j+6 > len(s) {
+			return false
+		}
+		w := binary.LittleEndian.Uint32([]byte(s[j+1:j+5])) | 0x20202020
+		return w == 'e'|'a'<<8|'r'<<16|'e'<<24 || w == 'a'|'s'<<8|'i'<<16|'c'<<24
+	case rtAWS: // AKIA, ASIA, AIza
+		return j+4 <= len(s) && (s[j+2] == 'I' && s[j+3] == 'A' || s[j+2] == 'z' && s[j+3] == 'a')
+	case rtUnder:
+		if j == 0 {
+			return false
+		}
+		c := s[j-1] - 'a'
+		return c < 26 && underBefore[s[j]]>>c&1 != 0
+	}
+	return true
+}
+
+// underBefore holds, for the letter before an '_' that atUnderscore looks
+// at, the letters that may stand before it, a bit each (a is bit 0): the h
+// of ghp_ (gho_, ghu_, ghs_, ghr_) and hf_, the u of github_, the p of
+// npm_, the s and r of sk_ and rk_, the e of whsec_.
+var underBefore = func() (t [256]uint32) {
+	for _, prefix := range []string{"ghp", "gho", "ghu", "ghs", "ghr", "hub", "hf", "npm", "sk", "rk", "sec"} {
+		t[prefix[len(prefix)-1]] |= 1 << (prefix[len(prefix)-2] - 'a')
+	}
+	return t
+}()
+
 // rawAt runs the pre-check's matcher kind (an rt constant) at i and
 // reports whether the line is still clear.
 func (sc *scanner) rawAt(i int, kind uint32) bool {
 	s := sc.s
 	switch kind {
 	case rtColon:
-		if plainKey(s, i) {
+		if i > 0 && s[i-1] == '"' && commonKey(s, i) || plainKey(s, i) {
 			return true
 		}
 		sc.rawColon(i)
@@ -387,17 +439,40 @@ var pairNibbles = func() (t pairTables) {
 // plainKey is the cheap, exact answer for most operators of a raw line,
 // the ':' of JSON keys and of prose, the '=' and ':=' of code: true when no
 // rule can match at p, because there is no value or name, the value is an
-// object, an array or shorter than a secret, or the name's letters hold no
-// secret word. False leaves the decision to rawColon or rawAssignment, as
-// does any backslash in the way.
+// object, an array or shorter than a secret (read as rawValue reads it: a
+// bare word ends at an escape that decodes to no value byte too), or the
+// name's letters hold no secret word. False leaves the decision to
+// rawColon or rawAssignment, as does any other backslash in the way.
 func plainKey(s string, p int) bool {
+	// The URL check of rawColon, and assignOp for the two operators.
 	n := len(s)
-	if s[p] == ':' && p+2 < n && (s[p+1] == '/' || s[p+1] == '\\' && s[p+2] == '/') {
-		return false // maybe a URL's "://"
-	}
-	nameEnd, v, ok := assignOp(s, p)
-	if !ok {
+	v := p + 1
+	if v >= n {
 		return true
+	}
+	nameEnd := p
+	if c := s[v]; s[p] == ':' {
+		if v+1 < n && (c == '/' || c == '\\' && s[v+1] == '/') {
+			return false // maybe a URL's "://"
+		}
+		if c == ':' || c == '=' || p > 0 && s[p-1] == ':' {
+			return true // "::", ":=" or ":=:": no assignment
+		}
+	} else {
+		if c == '=' || c == '~' {
+			return true // "==", "=~"
+		}
+		if c == '>' {
+			v++
+		}
+		if p > 0 {
+			switch opBefore[s[p-1]] {
+			case opColon:
+				nameEnd = p - 1
+			case opOther:
+				return true
+			}
+		}
 	}
 	for k := 0; k < 8 && v < n && (s[v] == ' ' || s[v] == '\t'); k++ {
 		v++
@@ -407,6 +482,20 @@ func plainKey(s string, p int) bool {
 	}
 	switch c := s[v]; {
 	case c == '\\':
+		// An escape, read as rawValue reads it: a line break is no value,
+		// and a value quoted \"...\" is short when its end, or an escape
+		// that ends it with none, comes in the 8 bytes after \" (rawQuoted).
+		if v+1 < n && (s[v+1] == 'n' || s[v+1] == 'r') {
+			return true
+		}
+		if v+10 <= n && s[v+1] == '"' {
+			w := binary.LittleEndian.Uint64([]byte(s[v+2 : v+10]))
+			if q := zeroByte(w^(lsb*'"')) | zeroByte(w^(lsb*'\\')) | zeroByte(w^(lsb*'\n')) | zeroByte(w^(lsb*'\r')); q != 0 {
+				if e := v + 2 + bits.TrailingZeros64(q)>>3; s[e] != '\\' || e+1 < n && s[e+1] != '/' && s[e+1] != 'u' {
+					return true
+				}
+			}
+		}
 	case isQuote(c):
 		// The closing quote or a line break in the 8 bytes after the
 		// opening quote ends the value short of a secret, or with none:
@@ -420,16 +509,18 @@ func plainKey(s string, p int) bool {
 	case classes[c]&cValue == 0:
 		return true // an object, an array, no value
 	default:
+		// A bare word shorter than a secret: it ends at a byte that is
+		// no value's, or at an escape of one (all but \/ and \uXXXX).
 		for k := v + 1; k < n && k < v+8; k++ {
-			if classes[s[k]]&cValue == 0 {
-				if s[k] != '=' && s[k] != '\\' {
-					return true // a bare word shorter than a secret
+			if c := s[k]; classes[c]&cValue == 0 {
+				if c != '=' && (c != '\\' || k+1 < n && s[k+1] != '/' && s[k+1] != 'u') {
+					return true
 				}
 				break
 			}
 		}
 	}
-	// The name, walked as nameBefore walks it.
+	// The name, walked as nameBefore walks it: at most maxName+1 bytes.
 	j := nameEnd
 	for k := 0; k < 4 && j > 0 && (s[j-1] == ' ' || s[j-1] == '\t'); k++ {
 		j--
@@ -440,16 +531,47 @@ func plainKey(s string, p int) bool {
 	if j > 0 && isQuote(s[j-1]) {
 		j--
 	}
+	name := s[max(0, j-maxName-1):j]
 	var m uint32
-	k := j
-	for ; k > 0 && j-k <= maxName && classes[s[k-1]]&cName != 0; k-- {
-		m |= letterBit[s[k-1]]
+	k := len(name)
+	for ; k > 0; k-- {
+		t := nameLetters[name[k-1]]
+		if t == 0 {
+			break
+		}
+		m |= t
 	}
-	if k > 0 && s[k-1] == '\\' {
+	if start := j - len(name) + k; start > 0 && s[start-1] == '\\' {
 		return false
 	}
 	return !mayHoldSecretWord(m)
 }
+
+// nameLetters holds letterBit for the bytes of a name (cName), with bit 31
+// set, and 0 for the others.
+var nameLetters = func() (t [256]uint32) {
+	for c := range t {
+		if classes[c]&cName != 0 {
+			t[c] = letterBit[c] | 1<<31
+		}
+	}
+	return t
+}()
+
+// opBefore classes the byte before an '=' as assignOp does: the ':' of
+// ":=", or the first byte of another operator (==, !=, <=, +=, ...).
+var opBefore = func() (t [256]uint8) {
+	t[':'] = opColon
+	for _, c := range []byte("=!<>+-*/%&|^?~") {
+		t[c] = opOther
+	}
+	return t
+}()
+
+const (
+	opColon = 1 + iota
+	opOther
+)
 
 // lsb has the low bit of every byte set.
 const lsb = 0x0101010101010101
