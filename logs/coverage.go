@@ -31,9 +31,13 @@ type AccountingCheck struct {
 func (snap *Snapshot) Coverage() Coverage {
 	snap.coverageOnce.Do(func() { snap.coverage = snap.computeCoverage() })
 	c := snap.coverage
+	// Computed with every session not live; a live one's torn last line
+	// does not count (it is being written), and only torn files differ.
 	now := snap.cfg.Now()
-	for _, s := range snap.Sessions {
-		c.SkippedLines += s.SkippedLines(s.IsLive(now, snap.cfg.LiveWindow))
+	for _, s := range snap.torn {
+		if s.IsLive(now, snap.cfg.LiveWindow) {
+			c.SkippedLines -= s.SkippedLines(false) - s.SkippedLines(true)
+		}
 	}
 	return c
 }
@@ -43,6 +47,10 @@ func (snap *Snapshot) computeCoverage() Coverage {
 	projects := map[string]struct{}{}
 	for _, s := range snap.Sessions {
 		c.Sessions++
+		if s.SkippedLines(false) != s.SkippedLines(true) {
+			snap.torn = append(snap.torn, s)
+		}
+		c.SkippedLines += s.SkippedLines(false)
 		projects[s.ProjectDir] = struct{}{}
 		c.SubagentFiles += len(s.Subagents)
 		if s.Unverified {

@@ -25,7 +25,8 @@ type Snapshot struct {
 	cfg      Config
 
 	coverageOnce sync.Once
-	coverage     Coverage // computed on first use; see Coverage
+	coverage     Coverage   // computed on first use; see Coverage
+	torn         []*Session // the sessions with a torn file: their skipped lines depend on the clock
 
 	memoMu   sync.Mutex
 	reports  map[string]Report    // see Report
