@@ -148,7 +148,7 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 		snap.Sessions = slices.Insert(snap.Sessions, i, ns)
 	}
 	if prev.flat {
-		snap.runs, snap.flat = prev.runs, true
+		snap.runs, snap.flat, snap.runsMemo = prev.runs, true, prev.runsMemo
 		snap.gone = slices.Clone(prev.gone)
 		for _, f := range prev.fresh {
 			if next[f] == nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -147,6 +148,13 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 		if got != prev {
 			extended++
 		}
+		// A report that goes on from the shared runs' memo is the report a
+		// walk of everything gives, float for float.
+		for _, q := range memoQueries {
+			if a, b := got.Report(q), reportUnmemoized(got, q); !reflect.DeepEqual(a, b) {
+				t.Fatalf("step %d: report %+v from the runs' memo\n%+v\nwalked\n%+v", step, q, a, b)
+			}
+		}
 		full := NewStore(cfg)
 		want, _ := full.Snapshot(context.Background(), nil)
 		if g, w := digest(got), digest(want); g != w {
@@ -163,6 +171,25 @@ func TestIncrementalMatchesFullBuild(t *testing.T) {
 	if st.ext.continued == 0 || st.ext.retallied == 0 || st.ext.tallyOnly == 0 {
 		t.Errorf("an extension path was not taken: %+v", st.ext)
 	}
+}
+
+// memoQueries are report shapes whose runs' memo the extensions reuse.
+var memoQueries = []ReportQuery{
+	{GroupBy: []string{"day"}},
+	{GroupBy: []string{"day", "model"}},
+	{GroupBy: []string{"session"}, Model: "sonnet"},
+	{GroupBy: []string{"repo"}, Range: TimeRange{Since: time.Date(2026, 11, 29, 12, 20, 0, 0, time.UTC).UnixMilli()}},
+}
+
+// reportUnmemoized is snap's report of q walked in full, with a memo of its
+// own that it fills but never reads.
+func reportUnmemoized(snap *Snapshot, q ReportQuery) Report {
+	shared := snap.runsMemo
+	defer func() { snap.runsMemo = shared }()
+	if shared != nil {
+		snap.runsMemo = &runsMemo{}
+	}
+	return snap.report(q, "unmemoized")
 }
 
 var noUsage = regexp.MustCompile(`,"usage":\{[^}]*\}`)

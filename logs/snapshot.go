@@ -38,10 +38,11 @@ type Snapshot struct {
 	// and note the sessions they replaced (gone) and their new values
 	// (fresh, most recently active first). flat is false for a snapshot
 	// built otherwise (OnMachine's): a report then walks Sessions.
-	runs  []bucketRun
-	gone  []*Session
-	fresh []*Session
-	flat  bool
+	runs     []bucketRun
+	gone     []*Session
+	fresh    []*Session
+	flat     bool
+	runsMemo *runsMemo // reports of the runs, shared with the snapshots sharing them
 }
 
 // bucketRun is a session's buckets within Snapshot.runs.
@@ -67,7 +68,7 @@ func (snap *Snapshot) flatten() {
 		s.buckets = all[at:len(all):len(all)] // an extension copies them before it adds
 		snap.runs = append(snap.runs, bucketRun{s, s.buckets})
 	}
-	snap.flat = true
+	snap.flat, snap.runsMemo = true, &runsMemo{}
 }
 
 // Session is a trunk session id with its subagent files.

@@ -77,7 +77,7 @@ func (snap *Snapshot) Report(q ReportQuery) Report {
 	if ok {
 		return rep
 	}
-	rep = snap.report(q)
+	rep = snap.report(q, key)
 	snap.memoMu.Lock()
 	if snap.reports == nil || len(snap.reports) >= 64 {
 		snap.reports = map[string]Report{}
@@ -87,13 +87,63 @@ func (snap *Snapshot) Report(q ReportQuery) Report {
 	return rep
 }
 
-func (snap *Snapshot) report(q ReportQuery) Report {
-	type group struct {
-		keys     map[string]string
-		sessions int
-		last     *Session // the session counted last: sessions are walked one at a time
-		usage    Tally
+// reportGroup is a row of a report being added up.
+type reportGroup struct {
+	keys     map[string]string // made once, never changed
+	sessions int
+	last     *Session // the session counted last: sessions are walked one at a time
+	usage    Tally
+}
+
+// runsReport is a report's state once the runs of a full build are added
+// (without the sessions extensions replaced): the snapshots an extension
+// makes share their runs, so a report of the same query goes on from it
+// and adds only the replaced sessions' new values, in the order a walk of
+// everything would, so that every sum is the same float.
+type runsReport struct {
+	gone     int // len(Snapshot.gone) when it was made: gone only grows along extensions
+	groups   map[string]*reportGroup
+	sessions int
+	totals   Tally
+	counted  *Session
+}
+
+// runsMemo holds runsReports by query, for the snapshots that share a full
+// build's runs.
+type runsMemo struct {
+	mu  sync.Mutex
+	byQ map[string]runsReport
+}
+
+func (m *runsMemo) get(key string, gone int) (runsReport, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.byQ[key]
+	return r, ok && r.gone == gone
+}
+
+func (m *runsMemo) put(key string, r runsReport) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byQ == nil || len(m.byQ) >= 16 {
+		m.byQ = map[string]runsReport{}
 	}
+	m.byQ[key] = r
+}
+
+// cloneGroups copies the groups, so that adding to the copy leaves them as
+// they are.
+func cloneGroups(groups map[string]*reportGroup) map[string]*reportGroup {
+	out := make(map[string]*reportGroup, len(groups))
+	for id, g := range groups {
+		c := *g
+		out[id] = &c
+	}
+	return out
+}
+
+func (snap *Snapshot) report(q ReportQuery, key string) Report {
+	type group = reportGroup
 	groups := map[string]*group{}
 	var rep Report
 	model := strings.ToLower(q.Model)
@@ -178,11 +228,18 @@ func (snap *Snapshot) report(q ReportQuery) Report {
 	if snap.flat {
 		// The buckets in a row; a session an extension replaced is read
 		// from its new value, after the others.
-		for _, r := range snap.runs {
-			if !slices.Contains(snap.gone, r.s) {
-				visit(r.s, r.b)
+		if st, ok := snap.runsMemo.get(key, len(snap.gone)); ok {
+			groups, rep.Sessions, rep.Totals, counted = cloneGroups(st.groups), st.sessions, st.totals, st.counted
+		} else {
+			for _, r := range snap.runs {
+				if !slices.Contains(snap.gone, r.s) {
+					visit(r.s, r.b)
+				}
 			}
+			snap.runsMemo.put(key, runsReport{gone: len(snap.gone), groups: cloneGroups(groups), sessions: rep.Sessions,
+				totals: rep.Totals, counted: counted})
 		}
+		g = nil // the memo of the last group is this walk's own
 		for _, s := range snap.fresh {
 			visit(s, s.buckets)
 		}
