@@ -198,7 +198,7 @@ func (s *Session) keptResponses(old *Session, grown map[*FileSummary]*FileSummar
 			}
 		}
 		f = lastNew
-		if a.key != b.key || f != b.File || a.Time != b.Time || a.Model != b.Model || a.Usage() != b.Usage() ||
+		if a.key != b.key || f != b.File || a.Time != b.Time || a.Model != b.Model || !a.sameUsage(b) ||
 			a.Sidechain != b.Sidechain || a.Advisor != b.Advisor || a.advised != b.advised {
 			return false
 		}
