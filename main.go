@@ -325,6 +325,13 @@ func serve(ctx context.Context, a *app, stdin io.Reader, stdout, stderr io.Write
 		}()
 		if _, err := a.store.Snapshot(ctx, nil); err != nil && ctx.Err() == nil {
 			fmt.Fprintln(stderr, "agent-activity: first scan:", err)
+			return
+		}
+		// The look after a scan sweeps once (the folders' new watches may
+		// have missed a write made while they were added): take it now
+		// too, rather than in the second question's time.
+		if _, err := a.store.Snapshot(ctx, nil); err != nil && ctx.Err() == nil {
+			fmt.Fprintln(stderr, "agent-activity: look after the first scan:", err)
 		}
 	}()
 	stdio := server.NewStdioServer(s)
