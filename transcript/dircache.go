@@ -29,6 +29,7 @@ type lookAhead struct {
 	st   FileInfo
 	des  []os.DirEntry
 	read bool // des was read (the cached listing was of another mtime, or none)
+	skip bool // nothing was looked at (a symlink, or a path that is gone)
 }
 
 // lookAheads is how many folders Prefetch lists at once: the calls are
@@ -77,7 +78,8 @@ func NewDirCache() *DirCache {
 // background, so that their file system calls overlap the walk. It changes
 // no answer: List takes what a look-ahead found as it would have found it
 // itself a moment later. A folder already listed or looked ahead in this
-// pass is skipped.
+// pass is skipped, and a symlink is not followed: the walk lists it only
+// once Admit has checked where it leads.
 func (c *DirCache) Prefetch(dirs ...string) {
 	for _, dir := range dirs {
 		if c.seen[dir] || c.ahead[dir] != nil {
@@ -89,6 +91,10 @@ func (c *DirCache) Prefetch(dirs ...string) {
 		go func() {
 			c.slots <- struct{}{}
 			defer func() { <-c.slots; close(la.done) }()
+			if link, err := isSymlink(dir); err != nil || link {
+				la.skip = true // a symlink is followed only once the walk admits it: List looks itself
+				return
+			}
 			la.st = Stat(dir)
 			if la.st.Dir && (!ok || cached.mtime != la.st.ModTime.UnixNano()) {
 				la.des, _ = os.ReadDir(dir)
@@ -139,9 +145,14 @@ func (c *DirCache) FirstVisit(id FileID) bool {
 // nil for a folder that is gone, unreadable, or already visited in this pass.
 func (c *DirCache) List(dir string) []Listed {
 	la := c.ahead[dir]
-	var st FileInfo
 	if la != nil {
 		<-la.done
+		if la.skip {
+			la = nil
+		}
+	}
+	var st FileInfo
+	if la != nil {
 		st = la.st
 	} else {
 		st = Stat(dir)

@@ -160,3 +160,33 @@ func TestPrefetchListsAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefetchLeavesSymlinks: a look-ahead does not follow a symlink (the
+// walk lists one only after Admit), and List then looks for itself.
+func TestPrefetchLeavesSymlinks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	base, outside := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(base, "subagents")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	c := NewDirCache()
+	c.BeginPass()
+	c.Prefetch(link, filepath.Join(base, "gone"))
+	for _, p := range []string{link, filepath.Join(base, "gone")} {
+		la := c.ahead[p]
+		<-la.done
+		if !la.skip || la.read || la.des != nil || la.st.Exists() {
+			t.Errorf("%s: looked ahead through it: %+v", filepath.Base(p), la)
+		}
+	}
+	if got := c.List(link); len(got) != 1 || got[0].Name() != "secret.jsonl" {
+		t.Errorf("List after a skipped look-ahead: %v", got)
+	}
+	c.EndPass()
+}
