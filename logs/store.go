@@ -143,21 +143,9 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 		}
 	}
 	var work []*FileSummary
-	// After a restat the few changed entries are staged and written into
-	// files once the reads succeed; otherwise next is built whole.
-	var next, staged map[string]*FileSummary
-	if dirty != nil {
-		staged = make(map[string]*FileSummary, len(cands))
-	} else {
-		next = make(map[string]*FileSummary, len(found))
-	}
-	set := func(path string, f *FileSummary) {
-		if staged != nil {
-			staged[path] = f
-		} else {
-			next[path] = f
-		}
-	}
+	// The entries of cands, written into files once the reads succeed
+	// after a restat; after a sweep, cands is every file and they are files.
+	staged := make(map[string]*FileSummary, len(cands))
 	changed := len(found) != len(s.files)
 	grown := map[*FileSummary]*FileSummary{} // old summary -> its extended clone
 	rescanned := false
@@ -165,17 +153,17 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 		old := s.files[d.Path]
 		switch {
 		case old != nil && old.Size == d.Info.Size && old.ModTime.Equal(d.Info.ModTime) && old.id == d.Info.ID:
-			set(d.Path, old)
+			staged[d.Path] = old
 		case old != nil && old.ReadError == "" && d.Info.Size >= old.Offset && old.unchangedPrefix(d.Info):
 			c := old.clone()
 			c.AgentType, c.AgentDesc = d.AgentType, d.AgentDesc
-			set(d.Path, c)
+			staged[d.Path] = c
 			work = append(work, c)
 			grown[old] = c
 			changed = true
 		default:
 			fs := newFileSummary(d)
-			set(d.Path, fs)
+			staged[d.Path] = fs
 			work = append(work, fs)
 			changed, rescanned = true, true
 		}
@@ -185,7 +173,8 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 		return nil, false, err
 	}
 	s.synced = true // files is next from here on
-	if staged != nil {
+	next := staged
+	if dirty != nil {
 		maps.Copy(s.files, staged)
 		next = s.files
 	}
