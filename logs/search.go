@@ -88,7 +88,7 @@ type SearchResult struct {
 type matcher struct {
 	re         *regexp.Regexp
 	needle     []byte // lower-case literal for the pre-check; nil when none is safe
-	anchor     int    // position in needle the pre-check looks for first
+	pair       pair   // the needle's two bytes the pre-check tests first
 	lower      string
 	lowerBytes []byte // lower, as bytes
 }
@@ -120,7 +120,7 @@ func CompileSearch(pattern string, regex bool) (*matcher, error) {
 		}
 	}
 	if m.needle != nil {
-		m.anchor = anchorOf(m.needle)
+		m.pair = pairOf(m.needle)
 	}
 	return m, nil
 }
@@ -178,7 +178,7 @@ func indexFold(s, lower string, lowerBytes []byte, scratch *[]byte) int {
 		if len(lower) == 0 {
 			return 0
 		}
-		return indexFoldASCII(unsafe.Slice(unsafe.StringData(s), len(s)), lowerBytes, anchorOf(lowerBytes))
+		return indexFoldASCII(unsafe.Slice(unsafe.StringData(s), len(s)), lowerBytes, pairOf(lowerBytes))
 	}
 	ls := appendLower(slices.Grow((*scratch)[:0], len(s)+utf8.UTFMax), s)
 	if cap(ls) <= 64<<10 {
@@ -235,85 +235,52 @@ func asciiEqualFold[T string | []byte](a, lower T) bool {
 }
 
 // lineMayMatch is the byte pre-check: true when the raw line could hold a hit.
-// It looks for the needle's rarest byte (in either case) and compares the
-// needle around each occurrence, without copying the line.
+// It looks for the places where the needle's two rarest bytes (in either
+// case) both are, and compares the needle there, without copying the line.
 func (m *matcher) lineMayMatch(line []byte) bool {
 	if m.needle == nil {
 		return true
 	}
-	return containsFoldASCII(line, m.needle, m.anchor)
+	return containsFoldASCII(line, m.needle, m.pair)
 }
 
 // anchorOf picks the position of the needle byte least likely to occur in
-// transcripts, so the pre-check stops at few places.
+// transcripts.
 func anchorOf(needle []byte) int {
-	const common = "etaoinsrhldcumfpgwybvkxjqz" // most to least frequent letters
 	best, bestRank := 0, 1000
 	for i, c := range needle {
-		rank := 40 // punctuation and digits: rare in prose
-		switch {
-		case c >= 'a' && c <= 'z':
-			rank = 25 - strings.IndexByte(common, c) // rare letters rank low
-		case c == ' ' || c == '"' || c == ':' || c == ',':
-			rank = 100
-		case c >= '0' && c <= '9':
-			rank = 30
-		}
-		if rank < bestRank {
+		if rank := anchorRank(c); rank < bestRank {
 			best, bestRank = i, rank
 		}
 	}
 	return best
 }
 
-func containsFoldASCII(line, needle []byte, anchor int) bool {
-	return indexFoldASCII(line, needle, anchor) >= 0
+// anchorRank is how likely a byte is in transcripts, lower for rarer.
+func anchorRank(c byte) int {
+	const common = "etaoinsrhldcumfpgwybvkxjqz" // most to least frequent letters
+	switch {
+	case c >= 'a' && c <= 'z':
+		return 25 - strings.IndexByte(common, c) // rare letters rank low
+	case c == ' ' || c == '"' || c == ':' || c == ',':
+		return 100
+	case c >= '0' && c <= '9':
+		return 30
+	}
+	return 40 // other punctuation: rare in prose
 }
 
-// indexFoldASCII is where needle (lower case ASCII) first occurs in line,
-// folding ASCII case, or -1; the search jumps from one occurrence of the
-// needle's anchor byte (either case) to the next.
-func indexFoldASCII(line, needle []byte, anchor int) int {
-	a := needle[anchor]
-	lo, up := a, a
-	if a >= 'a' && a <= 'z' {
-		up = a - 'a' + 'A'
-	}
-	n := len(needle)
-	// The next occurrence of each case at or after from, found once and kept
-	// until from passes it: a case that is rare in the line is not searched
-	// for again at every occurrence of the other (which was quadratic).
-	nextLo, nextUp := -1, -1
-	if up == lo {
-		nextUp = len(line)
-	}
-	for from := anchor; from < len(line); {
-		if nextLo < from {
-			nextLo = len(line)
-			if i := bytes.IndexByte(line[from:], lo); i >= 0 {
-				nextLo = from + i
-			}
-		}
-		if nextUp < from {
-			nextUp = len(line)
-			if i := bytes.IndexByte(line[from:], up); i >= 0 {
-				nextUp = from + i
-			}
-		}
-		at := min(nextLo, nextUp)
-		if at == len(line) {
-			return -1
-		}
-		pos := at - anchor // where the needle would start
-		if pos+n <= len(line) && asciiEqualFold(line[pos:pos+n], needle) {
-			return pos
-		}
-		from = at + 1
-	}
-	return -1
+func containsFoldASCII(line, needle []byte, p pair) bool {
+	return indexFoldASCII(line, needle, p) >= 0
 }
 
 var persistedMarker = []byte("<persisted-output>")
+
+// markerPair tests the marker's first and last bytes, which are 17 apart in
+// few places of a history (pairOf would take its p's, which "type" holds).
+// The compare that follows folds case: a marker in another case makes a
+// line decoded, never one skipped.
+var markerPair = pair{p1: 0, p2: len(persistedMarker) - 1, c1: '<', c2: '>'}
 
 // Search scans the sessions' files (and spilled tool results) for the pattern.
 func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (SearchResult, error) {
@@ -438,7 +405,7 @@ type lineSearcher struct {
 // checked first, and only a line that may match is decoded.
 func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryReader) {
 	q, m := ls.q, ls.m
-	if line := er.Lines().Bytes(); !m.lineMayMatch(line) && !bytes.Contains(line, persistedMarker) {
+	if line := er.Lines().Bytes(); !m.lineMayMatch(line) && !containsFoldASCII(line, persistedMarker, markerPair) {
 		return
 	}
 	l, ok := er.Entry(transcript.WantText)

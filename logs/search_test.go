@@ -77,7 +77,7 @@ func TestContainsFoldASCII(t *testing.T) {
 	for _, l := range lines {
 		for _, n := range needles {
 			want := strings.Contains(strings.ToLower(l), n)
-			if got := containsFoldASCII([]byte(l), []byte(n), anchorOf([]byte(n))); got != want {
+			if got := containsFoldASCII([]byte(l), []byte(n), pairOf([]byte(n))); got != want {
 				t.Errorf("containsFoldASCII(%q, %q) = %v, want %v", l, n, got, want)
 			}
 		}
@@ -85,8 +85,8 @@ func TestContainsFoldASCII(t *testing.T) {
 }
 
 // TestContainsFoldASCIIRandom compares the pre-check with lower-casing on
-// random lines of few letters in both cases, where each case of the anchor
-// comes many times (the kept next occurrences must stay right).
+// random lines of few letters in both cases, where each case of the tested
+// bytes comes many times, for every pair of the needle's positions.
 func TestContainsFoldASCIIRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const alphabet = "qQaAzZ-"
@@ -100,9 +100,14 @@ func TestContainsFoldASCIIRandom(t *testing.T) {
 			n[i] = "qaz-"[rng.IntN(4)]
 		}
 		want := strings.Contains(strings.ToLower(string(l)), string(n))
-		for anchor := range n {
-			if got := containsFoldASCII(l, n, anchor); got != want {
-				t.Fatalf("containsFoldASCII(%q, %q, %d) = %v, want %v", l, n, anchor, got, want)
+		for p1 := range n {
+			for p2 := p1; p2 < len(n); p2++ {
+				p := pair{p1: p1, p2: p2}
+				p.c1, p.m1 = foldTest(n[p1])
+				p.c2, p.m2 = foldTest(n[p2])
+				if got := containsFoldASCII(l, n, p); got != want {
+					t.Fatalf("containsFoldASCII(%q, %q, %d, %d) = %v, want %v", l, n, p1, p2, got, want)
+				}
 			}
 		}
 	}
