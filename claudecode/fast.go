@@ -40,6 +40,7 @@ type fastDecoder struct {
 	curUsage *rawUsage // the usage object being read: the response's or an iteration's
 	curModel string    // the modelUsage member being read
 	in       *rawToolInput
+	input    rawToolInput // what Reader.toolInput has this decoder fill
 	meta     *rawAgentMeta
 }
 
@@ -242,11 +243,14 @@ func (d *fastDecoder) content() bool {
 			return false
 		}
 	} else if d.i < len(d.b) && d.b[d.i] == '"' {
-		var s string
-		if !d.str(&s) {
+		// Unquoted when read, like a text block's: a compaction summary
+		// is long and not a prompt, and no pass of a fresh read reads it.
+		var b rawBlock
+		if !d.lazyStr(&b.Text, &b.escapedText) {
 			return false
 		}
-		d.blocks = append(d.blocks, rawBlock{Type: "text", Text: s})
+		b.Type = "text"
+		d.blocks = append(d.blocks, b)
 	} else if !d.skip(0) {
 		return false
 	}

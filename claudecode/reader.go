@@ -122,9 +122,10 @@ func (r *Reader) decode() bool {
 
 // toolInput decodes a tool call's input: by the fast path when it can.
 func (r *Reader) toolInput(raw []byte) rawToolInput {
-	var in rawToolInput
-	if raw = trimSpace(raw); r.fast != nil && len(raw) > 0 && raw[0] == '{' && r.sub.toolInput(raw, &in) {
-		return in
+	// The decoder keeps a pointer to what it fills: its own field, not a
+	// local that would move to the heap at every call.
+	if raw = trimSpace(raw); r.fast != nil && len(raw) > 0 && raw[0] == '{' && r.sub.toolInput(raw, &r.sub.input) {
+		return r.sub.input
 	}
 	return decodeToolInput(raw)
 }
