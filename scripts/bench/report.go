@@ -169,7 +169,7 @@ func report(w io.Writer, rs []*sizeResult) int {
 	fmt.Fprintln(w, "(fresh: a new process per call; warm: one server asked again, timed from the request to the")
 	fmt.Fprintln(w, " answer's arrival, its RSS read once it has answered every tool; after append: one line is")
 	fmt.Fprintln(w, " appended first; after call+result: a tool call is appended and asked about, then its")
-	fmt.Fprintln(w, " result, and the second answer is timed;")
+	fmt.Fprintln(w, " result, and the second answer is timed; an after-append round is the median of 5 appends;")
 	fmt.Fprintln(w, " search_transcripts: the rare word;")
 	fmt.Fprintln(w, " list_recent_sessions: limit=20; peak RSS: every process, the answer sizes' server too.")
 	fmt.Fprintln(w, " Targets are upper bounds, ≥ a lower one; scripts/bench/report.go says how they scale)")
