@@ -346,18 +346,12 @@ func serve(ctx context.Context, a *app, stdin io.Reader, stdout, stderr io.Write
 // callCommand runs one tool through the same code as the MCP handler.
 func callCommand(ctx context.Context, a *app, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "agent-activity: call needs a tool name; tools:", strings.Join(toolNames(a), ", "))
+		fmt.Fprintln(stderr, "agent-activity: call needs a tool name; tools:", strings.Join(tools.Names(), ", "))
 		return 2
 	}
-	var spec *tools.Spec
-	for _, s := range tools.All(tools.Deps{Store: a.store}) {
-		if s.Tool.Name == args[0] {
-			spec = &s
-			break
-		}
-	}
-	if spec == nil {
-		fmt.Fprintf(stderr, "agent-activity: unknown tool %q; tools: %s\n", args[0], strings.Join(toolNames(a), ", "))
+	spec, ok := tools.Named(tools.Deps{Store: a.store}, args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "agent-activity: unknown tool %q; tools: %s\n", args[0], strings.Join(tools.Names(), ", "))
 		return 2
 	}
 	m := map[string]any{}
@@ -388,12 +382,4 @@ func callCommand(ctx context.Context, a *app, args []string, stdout, stderr io.W
 		return 1
 	}
 	return code
-}
-
-func toolNames(a *app) []string {
-	var names []string
-	for _, s := range tools.All(tools.Deps{Store: a.store}) {
-		names = append(names, s.Tool.Name)
-	}
-	return names
 }

@@ -208,3 +208,25 @@ func TestREADMEToolsTable(t *testing.T) {
 			strings.Join(listed, ", "), strings.Join(want, ", "))
 	}
 }
+
+// TestNamedBuildsEachTool: every listed tool is found by its own name, and
+// an unknown name by none.
+func TestNamedBuildsEachTool(t *testing.T) {
+	all := All(Deps{})
+	names := Names()
+	if len(names) != len(all) {
+		t.Fatalf("%d names for %d tools", len(names), len(all))
+	}
+	for i, s := range all {
+		if names[i] != s.Tool.Name {
+			t.Errorf("name %d is %q, the tool is %q", i, names[i], s.Tool.Name)
+		}
+		got, ok := Named(Deps{}, s.Tool.Name)
+		if !ok || got.Tool.Name != s.Tool.Name || got.Tool.Description != s.Tool.Description {
+			t.Errorf("Named(%q) = %q, %v", s.Tool.Name, got.Tool.Name, ok)
+		}
+	}
+	if _, ok := Named(Deps{}, "no_such_tool"); ok {
+		t.Error("Named found an unknown tool")
+	}
+}
