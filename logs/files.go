@@ -21,6 +21,8 @@ type FileTouch struct {
 type PathMatcher struct {
 	exact string
 	re    *regexp.Regexp
+	all   bool   // a glob every path matches
+	tail  string // with re: the glob's literal end, which every match ends with
 }
 
 // CompilePath validates a path argument.
@@ -39,8 +41,33 @@ func CompilePath(p string) (*PathMatcher, error) {
 	if _, err := path.Match(strings.ReplaceAll(norm, "**", "*"), ""); err != nil {
 		return nil, InvalidArgument("path", "path is not a valid glob: %v", err)
 	}
-	var sb strings.Builder
 	rooted := strings.HasPrefix(norm, "/") || (len(norm) > 1 && norm[1] == ':')
+	if !rooted {
+		// An unrooted glob matches at any depth already: a leading "**/"
+		// adds nothing but backtracking, and what is left of "**/*" (or
+		// "**") matches every path.
+		for strings.HasPrefix(norm, "**/") && len(norm) > 3 {
+			norm = norm[3:]
+		}
+		if norm == "*" || norm == "**" {
+			return &PathMatcher{all: true}, nil
+		}
+	}
+	re, tail, err := globRegexp(norm, rooted)
+	if err != nil {
+		return nil, err
+	}
+	return &PathMatcher{re: re, tail: tail}, nil
+}
+
+// globRegexp translates a glob (separators normalized) to a regexp: "**/"
+// any folders, "**" anything, "*" and "?" within one path element, a
+// bracket class as it is; an unrooted glob may start at any element. tail
+// is the glob's literal end ("*.go": ".go"), which every match ends with:
+// Match refuses a path without it before the regexp backtracks through it.
+func globRegexp(norm string, rooted bool) (re *regexp.Regexp, tail string, err error) {
+	var sb strings.Builder
+	lit := 0 // where the literal run at the end of norm starts
 	if rooted {
 		sb.WriteString("^")
 	} else {
@@ -57,27 +84,31 @@ func CompilePath(p string) (*PathMatcher, error) {
 			} else {
 				sb.WriteString(".*")
 			}
+			lit = i + 1
 		case c == '*':
 			sb.WriteString("[^/]*")
+			lit = i + 1
 		case c == '?':
 			sb.WriteString("[^/]")
+			lit = i + 1
 		case c == '[':
 			j := strings.IndexByte(norm[i:], ']')
 			if j < 0 {
-				return nil, InvalidArgument("path", "path glob has an unclosed '['")
+				return nil, "", InvalidArgument("path", "path glob has an unclosed '['")
 			}
 			sb.WriteString(norm[i : i+j+1])
 			i += j
+			lit = i + 1
 		default:
 			sb.WriteString(regexp.QuoteMeta(string(c)))
 		}
 	}
 	sb.WriteString("$")
-	re, err := regexp.Compile(sb.String())
+	re, err = regexp.Compile(sb.String())
 	if err != nil {
-		return nil, InvalidArgument("path", "path is not a valid glob")
+		return nil, "", InvalidArgument("path", "path is not a valid glob")
 	}
-	return &PathMatcher{re: re}, nil
+	return re, norm[lit:], nil
 }
 
 // normPath turns Windows separators into '/'.
@@ -85,9 +116,12 @@ func normPath(p string) string { return strings.ReplaceAll(p, `\`, "/") }
 
 // Match reports whether a file path from a transcript matches.
 func (pm *PathMatcher) Match(file string) bool {
+	if pm.all {
+		return true
+	}
 	f := normPath(file)
 	if pm.re != nil {
-		return pm.re.MatchString(f)
+		return strings.HasSuffix(f, pm.tail) && pm.re.MatchString(f)
 	}
 	if f == pm.exact {
 		return true
@@ -110,6 +144,24 @@ func (pm *PathMatcher) Match(file string) bool {
 func (snap *Snapshot) FileActivity(pm *PathMatcher, sessions []*Session, tr TimeRange) []FileTouch {
 	// Counted first, then filled: on a whole history the list is tens of
 	// thousands of touches, and growing it by doubling would hold twice that.
+	// A glob's answer is kept per path: Claude reads and edits the same
+	// files again and again, and a glob is a backtracking regexp (two
+	// thirds of a warm "**/*" over the 1 GB history went to it).
+	match := pm.Match
+	if pm.re != nil {
+		seen := map[string]bool{}
+		match = func(p string) bool {
+			if !strings.HasSuffix(normPath(p), pm.tail) {
+				return false // refused without the regexp: not worth a place in seen
+			}
+			v, ok := seen[p]
+			if !ok {
+				v = pm.Match(p)
+				seen[p] = v
+			}
+			return v
+		}
+	}
 	each := func(fn func(FileTouch)) {
 		for _, s := range sessions {
 			for _, call := range s.Calls() {
@@ -117,7 +169,7 @@ func (snap *Snapshot) FileActivity(pm *PathMatcher, sessions []*Session, tr Time
 					continue
 				}
 				for p, a := range call.Touches() {
-					if pm.Match(p) {
+					if match(p) {
 						fn(FileTouch{Session: s, Call: call, Path: p, Action: a})
 					}
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -604,3 +605,48 @@ func TestTailLimitIsASuffix(t *testing.T) {
 
 // testAgents are the formats every test store reads.
 var testAgents = []transcript.Agent{claudecode.Agent{}}
+
+// TestPathMatcherSimplifiedGlobs: a leading "**/" dropped from an unrooted
+// glob, and "*" or "**" matching every path, answer as the full translation
+// does, on random globs and paths.
+func TestPathMatcherSimplifiedGlobs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	parts := []string{"**/", "**", "*", "?", "a", "b", "/", ".ts", "x/", "[ab]"}
+	pathParts := []string{"a", "b", "/", ".ts", "x", "ab", "/home/"}
+	simplified := 0
+	for round := 0; round < 20000; round++ {
+		var g strings.Builder
+		for n := 1 + rng.IntN(5); n > 0; n-- {
+			g.WriteString(parts[rng.IntN(len(parts))])
+		}
+		pattern := g.String()
+		pm, err := CompilePath(pattern)
+		if err != nil {
+			continue
+		}
+		norm := normPath(strings.TrimSpace(pattern))
+		if !strings.ContainsAny(norm, "*?[") {
+			continue
+		}
+		rooted := strings.HasPrefix(norm, "/") || (len(norm) > 1 && norm[1] == ':')
+		full, _, err := globRegexp(norm, rooted)
+		if err != nil {
+			t.Fatalf("%q: %v", pattern, err)
+		}
+		if pm.all || pm.re.String() != full.String() {
+			simplified++
+		}
+		for k := 0; k < 20; k++ {
+			var p strings.Builder
+			for n := rng.IntN(6); n > 0; n-- {
+				p.WriteString(pathParts[rng.IntN(len(pathParts))])
+			}
+			if got, want := pm.Match(p.String()), full.MatchString(p.String()); got != want {
+				t.Fatalf("%q ~ %q = %v, the full translation says %v", pattern, p.String(), got, want)
+			}
+		}
+	}
+	if simplified == 0 {
+		t.Fatal("no glob was simplified: the comparison proves nothing")
+	}
+}
