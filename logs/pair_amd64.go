@@ -1,8 +1,12 @@
 package logs
 
+import "golang.org/x/sys/cpu"
+
 // pairBlocks: every amd64 processor has SSE2, which tests 16 bytes in one
-// compare.
+// compare; with AVX2 (pairAVX2) pairScan tests 32.
 const pairBlocks = true
+
+var pairAVX2 = cpu.X86.HasAVX2
 
 // pairScan is nextPair over the whole 16-byte blocks of a (len(b) >=
 // len(a)): at is the first k with a[k]|m1 == c1 and b[k]|m2 == c2, or -1
@@ -10,4 +14,16 @@ const pairBlocks = true
 // of 16, len(a)-reached < 16).
 //
 //go:noescape
-func pairScan(a, b []byte, c1, m1, c2, m2 byte) (at, reached int)
+func pairScanSSE2(a, b []byte, c1, m1, c2, m2 byte) (at, reached int)
+
+// pairScanAVX2 is pairScanSSE2 64 bytes at a time while it can, then 16.
+//
+//go:noescape
+func pairScanAVX2(a, b []byte, c1, m1, c2, m2 byte) (at, reached int)
+
+func pairScan(a, b []byte, c1, m1, c2, m2 byte) (at, reached int) {
+	if pairAVX2 {
+		return pairScanAVX2(a, b, c1, m1, c2, m2)
+	}
+	return pairScanSSE2(a, b, c1, m1, c2, m2)
+}

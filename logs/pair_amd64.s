@@ -8,12 +8,12 @@
 	MOVQ AX, X; \
 	PUNPCKLQDQ X, X
 
-// func pairScan(a, b []byte, c1, m1, c2, m2 byte) (at, reached int)
+// func pairScanSSE2(a, b []byte, c1, m1, c2, m2 byte) (at, reached int)
 //
 // See pairScan in pair_amd64.go. Registers:
 //   SI a, R8 b, DI offset, CX bytes of a left
 //   X10 sixteen c1, X11 sixteen m1, X12 sixteen c2, X13 sixteen m2
-TEXT ·pairScan(SB), NOSPLIT, $0-72
+TEXT ·pairScanSSE2(SB), NOSPLIT, $0-72
 	MOVQ a_base+0(FP), SI
 	MOVQ a_len+8(FP), CX
 	MOVQ b_base+24(FP), R8
@@ -76,6 +76,86 @@ found:
 	RET
 
 none:
+	MOVQ $-1, at+56(FP)
+	MOVQ DI, reached+64(FP)
+	RET
+
+// func pairScanAVX2(a, b []byte, c1, m1, c2, m2 byte) (at, reached int)
+//
+// pairScanSSE2's walk 64 bytes at a time with AVX2; the blocks of 16 left
+// at the end are SSE2's, on the low halves of the same registers.
+TEXT ·pairScanAVX2(SB), NOSPLIT, $0-72
+	MOVQ a_base+0(FP), SI
+	MOVQ a_len+8(FP), CX
+	MOVQ b_base+24(FP), R8
+	XORQ DI, DI
+	VPBROADCASTB c1+48(FP), Y10
+	VPBROADCASTB m1+49(FP), Y11
+	VPBROADCASTB c2+50(FP), Y12
+	VPBROADCASTB m2+51(FP), Y13
+
+avxloop:
+	CMPQ CX, $64
+	JB   avxdone
+	VMOVDQU 0(SI)(DI*1), Y0
+	VMOVDQU 32(SI)(DI*1), Y1
+	VMOVDQU 0(R8)(DI*1), Y2
+	VMOVDQU 32(R8)(DI*1), Y3
+	VPOR    Y11, Y0, Y0
+	VPOR    Y11, Y1, Y1
+	VPOR    Y13, Y2, Y2
+	VPOR    Y13, Y3, Y3
+	VPCMPEQB Y10, Y0, Y0
+	VPCMPEQB Y10, Y1, Y1
+	VPCMPEQB Y12, Y2, Y2
+	VPCMPEQB Y12, Y3, Y3
+	VPAND   Y2, Y0, Y0
+	VPAND   Y3, Y1, Y1
+	VPMOVMSKB Y0, AX
+	VPMOVMSKB Y1, BX
+	SHLQ $32, BX
+	ORQ  BX, AX
+	JNZ  avxfound
+	ADDQ $64, DI
+	SUBQ $64, CX
+	JMP  avxloop
+
+avxfound:
+	VZEROUPPER
+	BSFQ AX, AX
+	ADDQ DI, AX
+	MOVQ AX, at+56(FP)
+	MOVQ DI, reached+64(FP)
+	RET
+
+avxdone:
+	VZEROUPPER // X10-X13 keep the broadcast bytes
+
+sseloop:
+	CMPQ CX, $16
+	JB   ssenone
+	MOVOU 0(SI)(DI*1), X0
+	MOVOU 0(R8)(DI*1), X2
+	POR  X11, X0
+	POR  X13, X2
+	PCMPEQB X10, X0
+	PCMPEQB X12, X2
+	PAND X2, X0
+	PMOVMSKB X0, AX
+	TESTQ AX, AX
+	JNZ  ssefound
+	ADDQ $16, DI
+	SUBQ $16, CX
+	JMP  sseloop
+
+ssefound:
+	BSFQ AX, AX
+	ADDQ DI, AX
+	MOVQ AX, at+56(FP)
+	MOVQ DI, reached+64(FP)
+	RET
+
+ssenone:
 	MOVQ $-1, at+56(FP)
 	MOVQ DI, reached+64(FP)
 	RET

@@ -15,7 +15,7 @@ func TestPairScanMatchesBytewise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	const alphabet = "qQaA-@`[{\x80\xe1\xc1\x41\x61\x51\x71"
 	for round := 0; round < 30000; round++ {
-		n := rng.IntN(100)
+		n := rng.IntN(200)
 		a := make([]byte, n)
 		b := make([]byte, n+rng.IntN(3))
 		for i := range a {
@@ -34,12 +34,14 @@ func TestPairScanMatchesBytewise(t *testing.T) {
 		if !pairBlocks || n < 16 {
 			continue
 		}
-		at, reached := pairScan(a, b, c1, m1, c2, m2)
-		if reached%16 != 0 || reached > n || (at < 0 && n-reached >= 16) {
-			t.Fatalf("pairScan(len %d) reached %d, at %d", n, reached, at)
-		}
-		if at >= 0 && at != want || at < 0 && want >= 0 && want < reached {
-			t.Fatalf("pairScan(%q, %q, %+v) = %d (reached %d), want %d", a, b, p, at, reached, want)
+		for _, scan := range pairKernels() {
+			at, reached := scan.fn(a, b, c1, m1, c2, m2)
+			if reached%16 != 0 || reached > n || (at < 0 && n-reached >= 16) {
+				t.Fatalf("%s(len %d) reached %d, at %d", scan.name, n, reached, at)
+			}
+			if at >= 0 && at != want || at < 0 && want >= 0 && want < reached {
+				t.Fatalf("%s(%q, %q, %+v) = %d (reached %d), want %d", scan.name, a, b, p, at, reached, want)
+			}
 		}
 	}
 }
