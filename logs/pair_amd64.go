@@ -16,14 +16,23 @@ var pairAVX2 = cpu.X86.HasAVX2
 //go:noescape
 func pairScanSSE2(a, b []byte, c1, m1, c2, m2 byte) (at, reached int)
 
-// pairScanAVX2 is pairScanSSE2 64 bytes at a time while it can, then 16.
+// pairScanAVX2 is pairScanSSE2 over whole 64-byte blocks (reached is a
+// multiple of 64, len(a)-reached < 64 when at is -1).
 //
 //go:noescape
 func pairScanAVX2(a, b []byte, c1, m1, c2, m2 byte) (at, reached int)
 
 func pairScan(a, b []byte, c1, m1, c2, m2 byte) (at, reached int) {
-	if pairAVX2 {
-		return pairScanAVX2(a, b, c1, m1, c2, m2)
+	if !pairAVX2 {
+		return pairScanSSE2(a, b, c1, m1, c2, m2)
 	}
-	return pairScanSSE2(a, b, c1, m1, c2, m2)
+	at, reached = pairScanAVX2(a, b, c1, m1, c2, m2)
+	if at >= 0 || len(a)-reached < 16 {
+		return at, reached
+	}
+	at, n := pairScanSSE2(a[reached:], b[reached:], c1, m1, c2, m2) // the blocks of 16 left
+	if at >= 0 {
+		at += reached
+	}
+	return at, reached + n
 }

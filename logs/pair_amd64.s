@@ -82,8 +82,7 @@ none:
 
 // func pairScanAVX2(a, b []byte, c1, m1, c2, m2 byte) (at, reached int)
 //
-// pairScanSSE2's walk 64 bytes at a time with AVX2; the blocks of 16 left
-// at the end are SSE2's, on the low halves of the same registers.
+// pairScanSSE2's walk 64 bytes at a time with AVX2, over whole blocks of 64.
 TEXT ·pairScanAVX2(SB), NOSPLIT, $0-72
 	MOVQ a_base+0(FP), SI
 	MOVQ a_len+8(FP), CX
@@ -129,33 +128,7 @@ avxfound:
 	RET
 
 avxdone:
-	VZEROUPPER // X10-X13 keep the broadcast bytes
-
-sseloop:
-	CMPQ CX, $16
-	JB   ssenone
-	MOVOU 0(SI)(DI*1), X0
-	MOVOU 0(R8)(DI*1), X2
-	POR  X11, X0
-	POR  X13, X2
-	PCMPEQB X10, X0
-	PCMPEQB X12, X2
-	PAND X2, X0
-	PMOVMSKB X0, AX
-	TESTQ AX, AX
-	JNZ  ssefound
-	ADDQ $16, DI
-	SUBQ $16, CX
-	JMP  sseloop
-
-ssefound:
-	BSFQ AX, AX
-	ADDQ DI, AX
-	MOVQ AX, at+56(FP)
-	MOVQ DI, reached+64(FP)
-	RET
-
-ssenone:
+	VZEROUPPER
 	MOVQ $-1, at+56(FP)
 	MOVQ DI, reached+64(FP)
 	RET

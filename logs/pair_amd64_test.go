@@ -11,7 +11,7 @@ type pairKernel struct {
 func pairKernels() []pairKernel {
 	ks := []pairKernel{{"pairScanSSE2", pairScanSSE2}}
 	if pairAVX2 {
-		ks = append(ks, pairKernel{"pairScanAVX2", pairScanAVX2})
+		ks = append(ks, pairKernel{"pairScan", pairScan})
 	}
 	return ks
 }
