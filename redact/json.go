@@ -204,8 +204,11 @@ func (sc *scanner) rawBlocks() int {
 				j := base + bits.TrailingZeros64(m)
 				var kind uint8
 				if pair := uint16(s[j]) | uint16(s[j+1])<<8; pair == '"'|':'<<8 {
-					if commonKey(s, j+1) || plainKey(s, j+1) {
-						continue // the most common: a JSON key's colon
+					if j+2 < len(s) && (s[j+2] == '{' || s[j+2] == '[') || commonKey(s, j+1) || plainKey(s, j+1) {
+						// The most common: a JSON key's colon. An object or an
+						// array after it is plainKey's first answer, taken
+						// before commonKey's look back at the name.
+						continue
 					}
 					kind = rtColon
 				} else {
