@@ -333,6 +333,11 @@ func serve(ctx context.Context, a *app, stdin io.Reader, stdout, stderr io.Write
 		if _, err := a.store.Snapshot(ctx, nil); err != nil && ctx.Err() == nil {
 			fmt.Fprintln(stderr, "agent-activity: look after the first scan:", err)
 		}
+		// The first scan's garbage is most of the heap it grew: give its
+		// pages back now, not at the runtime's background pace, since a
+		// server mostly sits idle beside its session (at 1 GB its resident
+		// heap went from 55 to 49 MB, at 4 GB from 181 to 170 MB).
+		debug.FreeOSMemory()
 	}()
 	stdio := server.NewStdioServer(s)
 	stdio.SetErrorLogger(log.New(stderr, "agent-activity: ", log.LstdFlags))
