@@ -184,8 +184,9 @@ type sizeResult struct {
 	sessions   int
 	measures   []*measure
 	answers    []answerSize
-	answersRSS int64  // KB, the peak RSS of the server that answered them
-	session    string // the session the session tools read
+	answersRSS int64    // KB, the peak RSS of the server that answered them
+	resident   [2]int64 // KB, the warm server's RSS now: after its first scan, and after every tool
+	session    string   // the session the session tools read
 	sessionMB  int64
 }
 
@@ -320,6 +321,7 @@ func benchSize(cfg config, bin, gen, size string) (*sizeResult, error) {
 		return nil, err
 	}
 	warmRSS := warm.peakRSS()
+	resident := [2]int64{warm.residentAfterScan, warm.statusKB("VmRSS:")}
 	for _, m := range ms {
 		if m.warm {
 			m.rss = warmRSS
@@ -334,7 +336,7 @@ func benchSize(cfg config, bin, gen, size string) (*sizeResult, error) {
 	}
 	return &sizeResult{
 		label: size, size: tr.SizeBytes, history: tr.Bytes, sessions: tr.Sessions,
-		measures: ms, answers: answers, answersRSS: answersRSS,
+		measures: ms, answers: answers, answersRSS: answersRSS, resident: resident,
 		session: session, sessionMB: sessionSize >> 20,
 	}, nil
 }
@@ -585,8 +587,9 @@ type warmServer struct {
 	live   string // a session file that gets lines appended
 	n      int
 
-	liveSize  int64 // restored on close, so the corpus stays equal to its ground truth
-	liveMtime time.Time
+	liveSize          int64 // restored on close, so the corpus stays equal to its ground truth
+	liveMtime         time.Time
+	residentAfterScan int64 // KB, VmRSS a second after the first scan
 }
 
 func newWarmServer(bin string, env []string, root string) (*warmServer, error) {
@@ -616,10 +619,13 @@ func newWarmServer(bin string, env []string, root string) (*warmServer, error) {
 	if st, err := os.Stat(w.live); err == nil {
 		w.liveSize, w.liveMtime = st.Size(), st.ModTime()
 	}
-	// The first call pays for the first scan.
+	// The first call pays for the first scan. What the server holds once
+	// its warm-up is over is read a second later.
 	if _, _, err := srv.Call(ctx, "coverage_stats", map[string]any{}); err != nil {
 		return nil, err
 	}
+	time.Sleep(time.Second)
+	w.residentAfterScan = w.statusKB("VmRSS:")
 	return w, nil
 }
 
@@ -762,14 +768,18 @@ func (w *warmServer) everyTool(calls []toolCall) error {
 }
 
 // peakRSS is the server's peak resident set so far in KB (Linux; 0 elsewhere).
-func (w *warmServer) peakRSS() int64 {
+func (w *warmServer) peakRSS() int64 { return w.statusKB("VmHWM:") }
+
+// statusKB is a field of the server's /proc status in KB (Linux; 0
+// elsewhere): VmHWM, its peak resident set, or VmRSS, the one it has now.
+func (w *warmServer) statusKB(field string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", w.srv.Pid()))
 	if err != nil {
 		return 0
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
-			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, "VmHWM:"), "kB")), 10, 64)
+		if strings.HasPrefix(l, field) {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, field), "kB")), 10, 64)
 			return n
 		}
 	}

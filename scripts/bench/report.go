@@ -162,6 +162,13 @@ func report(w io.Writer, rs []*sizeResult) int {
 	}
 	line(w, rowPeak, peaks)
 	line(w, "peak RSS per GB of history", perGB)
+	var scanned, all []string
+	for _, r := range rs {
+		scanned = append(scanned, cells("", fmtKB(r.resident[0]), "", ""))
+		all = append(all, cells("", fmtKB(r.resident[1]), "", ""))
+	}
+	line(w, "warm RSS, a second after its scan", scanned)
+	line(w, "warm RSS after every tool", all)
 	if len(cc) == len(rs) {
 		line(w, "ccusage / fresh usage_report", cc)
 	}
@@ -171,7 +178,8 @@ func report(w io.Writer, rs []*sizeResult) int {
 	fmt.Fprintln(w, " appended first; after call+result: a tool call is appended and asked about, then its")
 	fmt.Fprintln(w, " result, and the second answer is timed; an after-append round is the median of 5 appends;")
 	fmt.Fprintln(w, " search_transcripts: the rare word;")
-	fmt.Fprintln(w, " list_recent_sessions: limit=20; peak RSS: every process, the answer sizes' server too.")
+	fmt.Fprintln(w, " list_recent_sessions: limit=20; peak RSS: every process, the answer sizes' server too;")
+	fmt.Fprintln(w, " warm RSS: the warm server's resident set at that moment (VmRSS), no target.")
 	fmt.Fprintln(w, " Targets are upper bounds, ≥ a lower one; scripts/bench/report.go says how they scale)")
 	for i := 1; i < len(rs); i++ {
 		growth(w, &t, rs[i-1], rs[i])
