@@ -37,7 +37,11 @@ func (r *Root) Exists() bool { return r.real != "" }
 // root. Paths are checked element by element below the root, so a symlinked
 // folder anywhere on the way (a session's tool-results/ or subagents/) is
 // caught, not only a symlinked file.
-func (r *Root) Inside(path string) bool {
+func (r *Root) Inside(path string) bool { return r.inside(path, true) }
+
+// inside is Inside; without last, the path's last element is left to the
+// caller (Open checks it by refusing to follow it).
+func (r *Root) inside(path string, last bool) bool {
 	if r.real == "" {
 		return false
 	}
@@ -55,7 +59,11 @@ func (r *Root) Inside(path string) bool {
 	// Each element's path is a prefix of base joined with rel, cut at a
 	// separator: one string, no join per element.
 	full := filepath.Join(base, rel)
-	for i := len(base) + 1; i <= len(full); i++ {
+	end := len(full)
+	if !last {
+		end = strings.LastIndexByte(full, filepath.Separator)
+	}
+	for i := len(base) + 1; i <= end; i++ {
 		if i < len(full) && full[i] != filepath.Separator {
 			continue
 		}
@@ -92,10 +100,7 @@ func (r *Root) targetInside(link string) bool {
 
 // Open opens a regular file inside the root read-only and without blocking.
 func (r *Root) Open(path string) (*os.File, error) {
-	if !r.Inside(path) {
-		return nil, &os.PathError{Op: "open", Path: path, Err: ErrOutside}
-	}
-	f, err := openReadOnly(path)
+	f, err := r.open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +114,28 @@ func (r *Root) Open(path string) (*os.File, error) {
 		return nil, &os.PathError{Op: "open", Path: path, Err: syscall.EINVAL}
 	}
 	return f, nil
+}
+
+// open checks path and opens it. Where the system can refuse to follow a
+// symlink as the last element (noFollow), only the folders on the way are
+// checked first, and the file is opened that way: a file that is not a
+// symlink needs no check of its own (one lstat a file fewer, and no window
+// between a check and the open for a symlink to appear in). A symlink, or
+// any other failure to open so, takes the whole check and the plain open,
+// as on other systems.
+func (r *Root) open(path string) (*os.File, error) {
+	if noFollow {
+		if !r.inside(path, false) {
+			return nil, &os.PathError{Op: "open", Path: path, Err: ErrOutside}
+		}
+		if f, err := openNoFollow(path); err == nil {
+			return f, nil
+		}
+	}
+	if !r.Inside(path) {
+		return nil, &os.PathError{Op: "open", Path: path, Err: ErrOutside}
+	}
+	return openReadOnly(path)
 }
 
 // ReadDir lists a folder inside the root.
