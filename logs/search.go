@@ -211,8 +211,18 @@ func appendLower(b []byte, s string) []byte {
 	return b
 }
 
+// isASCII reports whether s is all ASCII, sixteen bytes at a time (a
+// common word's search checks every text that holds it: tool outputs of
+// kilobytes, byte by byte a tenth of such a search).
 func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
+	const highs = 0x8080808080808080
+	i := 0
+	for p := unsafe.Pointer(unsafe.StringData(s)); i+16 <= len(s); i += 16 {
+		if (*(*uint64)(unsafe.Add(p, i))|*(*uint64)(unsafe.Add(p, i+8)))&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
 		}
@@ -299,7 +309,7 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 	}
 	hc := &hitCollector{limit: q.Limit, after: q.After}
 	parallel(ctx, len(jobs), func(i int) {
-		searchFile(ctx, jobs[i].s, jobs[i].f, q, m, &hc.scanned, hc.add)
+		searchFile(ctx, jobs[i].s, jobs[i].f, q, m, &hc.scanned, hc)
 	})
 	if err := ctx.Err(); err != nil {
 		return SearchResult{}, err
@@ -318,8 +328,28 @@ type hitCollector struct {
 	scanned atomic.Int64
 }
 
+// wants reports whether a hit at p would be kept now: on this page and
+// among the best limit so far. A hit it does not want is only counted, so
+// its text is neither redacted nor cut (a common word's hits are nearly all
+// such, and redacting their texts was a third of the search).
+func (hc *hitCollector) wants(p HitPos) bool {
+	hc.mu.Lock()
+	defer hc.mu.Unlock()
+	if hc.after != nil && !hc.after.before(p) {
+		return false
+	}
+	return hc.top.Len() < hc.limit || p.before(hc.top[0].Pos())
+}
+
+// count counts a hit that is not kept.
+func (hc *hitCollector) count() {
+	hc.mu.Lock()
+	hc.total++
+	hc.mu.Unlock()
+}
+
+// add counts a hit, h.Tie set, and keeps it when it is among the best.
 func (hc *hitCollector) add(h SearchHit) {
-	h.Tie = hitTie(h.UUID, h.Role, relPath(h.File.Root.Path, h.File.Path))
 	hc.mu.Lock()
 	defer hc.mu.Unlock()
 	hc.total++
@@ -353,7 +383,7 @@ func (hc *hitCollector) result() SearchResult {
 func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q SearchQuery, m *matcher) (*Snapshot, *SearchResult, error) {
 	hc := &hitCollector{limit: q.Limit, after: q.After}
 	var hook lineHook
-	searchers := sync.Pool{New: func() any { return &lineSearcher{q: q, m: m, scanned: &hc.scanned, add: hc.add} }}
+	searchers := sync.Pool{New: func() any { return &lineSearcher{q: q, m: m, scanned: &hc.scanned, hits: hc} }}
 	hook = func(f *FileSummary, er transcript.EntryReader) {
 		ls := searchers.Get().(*lineSearcher)
 		hc.scanned.Add(int64(len(er.Lines().Bytes())) + 1)
@@ -377,14 +407,14 @@ func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q Sea
 	return snap, &res, nil
 }
 
-func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, m *matcher, scanned *atomic.Int64, add func(SearchHit)) {
+func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, m *matcher, scanned *atomic.Int64, hits *hitCollector) {
 	fh, er, err := f.openEntries(ctx)
 	if err != nil {
 		return
 	}
 	defer fh.Close()
 	defer er.Close()
-	ls := &lineSearcher{q: q, m: m, scanned: scanned, add: add}
+	ls := &lineSearcher{q: q, m: m, scanned: scanned, hits: hits}
 	for er.Scan() {
 		scanned.Add(int64(len(er.Lines().Bytes())) + 1)
 		ls.line(f, s, er)
@@ -397,8 +427,11 @@ type lineSearcher struct {
 	q       SearchQuery
 	m       *matcher
 	scanned *atomic.Int64
-	add     func(SearchHit)
+	hits    *hitCollector
 	lower   []byte // scratch for matcher.find
+
+	relOf *FileSummary // the file rel is the path of, relative to its root
+	rel   string
 }
 
 // line searches the current line of er, a reader of f: the raw bytes are
@@ -422,6 +455,14 @@ func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryRead
 		if at < 0 {
 			return false
 		}
+		if ls.relOf != f {
+			ls.relOf, ls.rel = f, relPath(f.Root.Path, f.Path)
+		}
+		pos := HitPos{Time: l.Time, Tie: hitTie(l.UUID, role, ls.rel)}
+		if !ls.hits.wants(pos) {
+			ls.hits.count()
+			return true
+		}
 		if q.Redact != nil {
 			text = q.Redact(text)
 			if at, n = m.find(text, &ls.lower); at < 0 {
@@ -429,7 +470,7 @@ func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryRead
 			}
 		}
 		snip := snippetAround(text, at, n, 238)
-		ls.add(SearchHit{Session: s, File: f, Time: l.Time, UUID: strings.Clone(l.UUID), Role: role, Snippet: snip})
+		ls.hits.add(SearchHit{Session: s, File: f, Time: l.Time, Tie: pos.Tie, UUID: strings.Clone(l.UUID), Role: role, Snippet: snip})
 		return true
 	}
 	switch l.Role {

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -12,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-activity/agent-activity/internal/fixture"
+	"github.com/agent-activity/agent-activity/redact"
 )
 
 // TestSearchWhileReadingMatchesSearch: the one-pass search of a cold store
@@ -167,6 +169,82 @@ func TestIndexFoldLowersLikeToLower(t *testing.T) {
 				if got := indexFold(s, lower, []byte(lower), &scratch); got != want {
 					t.Errorf("indexFold(%q, %q) = %d, want %d", s, lower, got, want)
 				}
+			}
+		}
+	}
+}
+
+// TestSearchKeepsWhatAllHitsWould: a search that redacts and cuts only the
+// hits it may keep answers as one that keeps every hit and takes the first
+// ones: the same total, hits, snippets and pages, for common words (almost
+// every hit dropped) and rare ones, on the fixtures and the public corpus.
+func TestSearchKeepsWhatAllHitsWould(t *testing.T) {
+	roots := []string{filepath.Join("..", "testdata", "projects")}
+	roots = append(roots, corpusRoots(t)...)
+	cfg := Config{Agents: testAgents, Roots: roots, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
+	snap, err := NewStore(cfg).Snapshot(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func(hs []SearchHit) string {
+		var b strings.Builder
+		for _, h := range hs {
+			fmt.Fprintf(&b, "%s %d %d %s %s %q\n", h.Session.ID, h.Time, h.Tie, h.UUID, h.Role, h.Snippet)
+		}
+		return b.String()
+	}
+	dropped := 0
+	for _, pattern := range []string{"the", "error", "test", "zanzibar-marker", "import"} {
+		m, err := CompileSearch(pattern, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := snap.Search(context.Background(), SearchQuery{Sessions: snap.Sessions, Limit: 1 << 30, Redact: redact.String}, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, limit := range []int{1, 5, 21} {
+			var after *HitPos
+			for page := 0; page < 3; page++ {
+				got, err := snap.Search(context.Background(), SearchQuery{Sessions: snap.Sessions, Limit: limit, After: after, Redact: redact.String}, m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Total != all.Total {
+					t.Fatalf("%q limit %d page %d: total %d, want %d", pattern, limit, page, got.Total, all.Total)
+				}
+				from := page * limit
+				want := all.Hits[min(from, len(all.Hits)):min(from+limit, len(all.Hits))]
+				if a, b := render(got.Hits), render(want); a != b {
+					t.Fatalf("%q limit %d page %d:\n%s\nwant\n%s", pattern, limit, page, a, b)
+				}
+				dropped += max(0, got.Total-len(got.Hits))
+				if len(got.Hits) < limit {
+					break
+				}
+				p := got.Hits[len(got.Hits)-1].Pos()
+				after = &p
+			}
+		}
+	}
+	if dropped == 0 {
+		t.Fatal("no hit was dropped: the comparison proves nothing")
+	}
+}
+
+// TestIsASCII: the word-wide test answers as the byte loop, a byte above
+// 0x7f at every place of strings around the word sizes.
+func TestIsASCII(t *testing.T) {
+	for n := 0; n < 40; n++ {
+		b := []byte(strings.Repeat("a", n))
+		if !isASCII(string(b)) {
+			t.Fatalf("%d ASCII bytes: not ASCII", n)
+		}
+		for i := range b {
+			c := bytes.Clone(b)
+			c[i] = 0x80 + byte(i)
+			if isASCII(string(c)) {
+				t.Fatalf("byte %#x at %d of %d: ASCII", c[i], i, n)
 			}
 		}
 	}
