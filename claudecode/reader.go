@@ -242,12 +242,15 @@ func (r *Reader) fillUser() {
 
 // fillMore adds the optional parts of the entry.
 func (r *Reader) fillMore(want transcript.Want) {
+	if want&transcript.WantText != 0 {
+		want |= transcript.WantProse // the prose is part of the text
+	}
 	r.filled |= want
 	e := &r.entry
 	if e.Role == transcript.RoleOther {
 		return
 	}
-	if want&transcript.WantText != 0 {
+	if want&(transcript.WantText|transcript.WantProse) != 0 {
 		switch e.Role {
 		case transcript.RoleAssistant:
 			var parts []string
@@ -263,6 +266,9 @@ func (r *Reader) fillMore(want transcript.Want) {
 			e.Text = strings.Join(parts, "\n")
 		case transcript.RoleUser:
 			e.UserText = userText(r.blocks)
+			if want&transcript.WantText == 0 {
+				break // the prose alone: no tool result's text
+			}
 			ri := 0
 			for _, b := range r.blocks {
 				if b.Type != "tool_result" {

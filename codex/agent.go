@@ -228,16 +228,19 @@ func (r *entryReader) fillCall(e *Entry, key Key) {
 
 // fillMore adds the text and call inputs, from the line still decoded.
 func (r *entryReader) fillMore(want transcript.Want) {
+	if want&transcript.WantText != 0 {
+		want |= transcript.WantProse // the prose is part of the text
+	}
 	r.filled |= want
 	e, te := &r.dec.entry, &r.entry
-	if want&transcript.WantText != 0 {
+	if want&(transcript.WantText|transcript.WantProse) != 0 {
 		switch e.Kind {
 		case KindAssistant:
 			te.Text = strings.TrimSpace(e.Text)
 		case KindPrompt, KindContext:
 			te.UserText = strings.TrimSpace(e.Text)
 		case KindToolOutput:
-			if len(te.Results) > 0 {
+			if len(te.Results) > 0 && want&transcript.WantText != 0 {
 				te.Results[0].Text = e.Text
 			}
 		}

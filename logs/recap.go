@@ -216,7 +216,7 @@ func isShellTool(name string) bool {
 func (r *Recap) readMain(ctx context.Context, f *FileSummary) error {
 	var tasks []Todo
 	taskIdx := map[string]int{}
-	err := f.eachEntry(ctx, transcript.WantText|transcript.WantInputs, func(l *transcript.Entry) bool {
+	err := f.eachEntry(ctx, transcript.WantProse|transcript.WantInputs, func(l *transcript.Entry) bool {
 		if r.mainUUIDs != nil && l.UUID != "" {
 			r.mainUUIDs[idHash(l.UUID)] = true
 		}
@@ -289,7 +289,7 @@ func (r *Recap) readMain(ctx context.Context, f *FileSummary) error {
 // is the parent's, not theirs.
 func firstUserText(ctx context.Context, f *FileSummary, copied map[uint64]bool) (string, error) {
 	var out string
-	err := f.eachEntry(ctx, transcript.WantText, func(l *transcript.Entry) bool {
+	err := f.eachEntry(ctx, transcript.WantProse, func(l *transcript.Entry) bool {
 		if l.Type != "user" || l.UserText == "" || len(l.Results) > 0 || (l.UUID != "" && copied[idHash(l.UUID)]) {
 			return true
 		}

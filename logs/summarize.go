@@ -303,7 +303,7 @@ func finalText(ctx context.Context, f *FileSummary) (string, error) {
 		if e.Sidechain || e.Role != transcript.RoleAssistant || (e.Response != nil && e.Response.APIError) {
 			return true
 		}
-		if e, _ = er.Entry(transcript.WantText); e.Text != "" {
+		if e, _ = er.Entry(transcript.WantProse); e.Text != "" {
 			out = transcript.Clip(e.Text, 1000)
 		}
 		return true

@@ -55,7 +55,7 @@ func (snap *Snapshot) tail(ctx context.Context, s *Session, limit, skip int) ([]
 	eb := snap.newEntryBuilder(s)
 	ring := make([]Entry, limit) // circular: the entry of line n is at n % limit
 	total := 0
-	err := s.Main.eachEntry(ctx, transcript.WantText, func(l *transcript.Entry) bool {
+	err := s.Main.eachEntry(ctx, transcript.WantProse, func(l *transcript.Entry) bool {
 		total++
 		if total <= skip {
 			eb.skip(l)
@@ -89,7 +89,7 @@ func (snap *Snapshot) Window(ctx context.Context, s *Session, from, n int) ([]En
 		case i < from:
 			eb.skip(l)
 		case i < from+n:
-			if full, ok := er.Entry(transcript.WantText); ok {
+			if full, ok := er.Entry(transcript.WantProse); ok {
 				l = full
 			}
 			out = append(out, eb.entry(l))
@@ -136,7 +136,8 @@ func (eb *entryBuilder) skip(l *transcript.Entry) {
 	}
 }
 
-// entry converts a line decoded with WantText.
+// entry converts a line decoded with WantProse (or WantText): it shows the
+// text of tool results only for errors, which every pass fills.
 func (eb *entryBuilder) entry(l *transcript.Entry) Entry {
 	e := Entry{UUID: strings.Clone(l.UUID), Type: strings.Clone(l.Type), Time: l.Time, Sidechain: l.Sidechain}
 	text := l.UserText

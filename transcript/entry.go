@@ -65,6 +65,10 @@ const (
 	// WantInputs fills Call.Input. Input.Raw, and Input.Command for a shell
 	// call, are filled always (a summary classifies every call).
 	WantInputs
+	// WantProse fills Entry.Text and Entry.UserText, the prose of a line,
+	// without the text of every tool result (WantText fills both): a pass
+	// that shows prompts and replies need not unquote each tool output.
+	WantProse
 )
 
 // Entry is one decoded line (or item) of a transcript in agent-neutral form.
@@ -91,8 +95,8 @@ type Entry struct {
 	Results   []Result
 	Prompt    string // the human's text when this entry is a real prompt
 	HasPrompt bool
-	Text      string // assistant text blocks joined by newlines (WantText)
-	UserText  string // all text of a user entry, prompt or not (WantText)
+	Text      string // assistant text blocks joined by newlines (WantText or WantProse)
+	UserText  string // all text of a user entry, prompt or not (WantText or WantProse)
 
 	Summary     string // a summary line's text
 	LeafUUID    string // the uuid of the line a summary describes

@@ -1,0 +1,58 @@
+package claudecode
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/agent-activity/agent-activity/transcript"
+)
+
+// TestWantProseIsTextWithoutResults: on every corpus line, WantProse fills
+// the prose exactly as WantText does and leaves a result's text to errors,
+// and WantText asked after it fills what WantProse left.
+func TestWantProseIsTextWithoutResults(t *testing.T) {
+	lines := corpusLines(t)
+	withResults, skipped := 0, 0
+	for _, line := range lines {
+		line = append(bytes.Clone(line), '\n')
+		full := NewReader(context.Background(), bytes.NewReader(line), 0, 0)
+		prose := NewReader(context.Background(), bytes.NewReader(line), 0, 0)
+		if !full.Scan() || !prose.Scan() {
+			t.Fatalf("no line in %.80q", line)
+		}
+		want, ok := full.Entry(transcript.WantText)
+		got, ok2 := prose.Entry(transcript.WantProse)
+		if ok != ok2 {
+			t.Fatalf("decoded %v with WantText, %v with WantProse: %.120q", ok, ok2, line)
+		}
+		if !ok {
+			continue
+		}
+		if got.Text != want.Text || got.UserText != want.UserText {
+			t.Fatalf("prose differs on %.120q:\n%q %q\n%q %q", line, got.Text, got.UserText, want.Text, want.UserText)
+		}
+		for i, r := range got.Results {
+			if r.State == transcript.ResultOK && r.Text != "" {
+				t.Fatalf("WantProse filled the text of a result that is no error: %.120q", line)
+			}
+			if r.Text == "" && want.Results[i].Text != "" {
+				skipped++
+			}
+		}
+		if len(got.Results) > 0 {
+			withResults++
+		}
+		again, _ := prose.Entry(transcript.WantText)
+		for i := range again.Results {
+			if again.Results[i].Text != want.Results[i].Text || again.Results[i].Spilled != want.Results[i].Spilled {
+				t.Fatalf("WantText after WantProse: result %d differs on %.120q", i, line)
+			}
+		}
+		full.Close()
+		prose.Close()
+	}
+	if withResults == 0 || skipped == 0 {
+		t.Fatalf("%d lines with results, %d texts left out: the comparison proves nothing", withResults, skipped)
+	}
+}
