@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // ClosingQuote returns the index of the quote that closes the JSON string
@@ -81,7 +82,17 @@ func hasByte(x uint64, c byte) uint64 {
 // escape not paired with its other half reads as U+FFFD. ok is false for an
 // escape JSON does not have.
 func Unquote(s []byte) (string, bool) {
-	out := make([]byte, 0, len(s))
+	out, ok := AppendUnquote(make([]byte, 0, len(s)), s)
+	if !ok || len(out) == 0 {
+		return "", ok
+	}
+	return unsafe.String(unsafe.SliceData(out), len(out)), true // out is this string's alone: no second copy
+}
+
+// AppendUnquote is Unquote appending the decoded bytes to out, for a caller
+// that reuses a buffer (the text then lives as long as the buffer's bytes
+// stay unchanged).
+func AppendUnquote(out, s []byte) ([]byte, bool) {
 	for i := 0; i < len(s); {
 		k := bytes.IndexByte(s[i:], '\\')
 		if k < 0 {
@@ -91,7 +102,7 @@ func Unquote(s []byte) (string, bool) {
 		out = append(out, s[i:i+k]...)
 		i += k
 		if i+1 >= len(s) {
-			return "", false
+			return out, false
 		}
 		switch c := s[i+1]; c {
 		case '"', '\\', '/':
@@ -109,7 +120,7 @@ func Unquote(s []byte) (string, bool) {
 		case 'u':
 			r, ok := hex4(s[i+2:])
 			if !ok {
-				return "", false
+				return out, false
 			}
 			i += 6
 			if utf16.IsSurrogate(r) {
@@ -126,11 +137,11 @@ func Unquote(s []byte) (string, bool) {
 			out = utf8.AppendRune(out, r)
 			continue
 		default:
-			return "", false
+			return out, false
 		}
 		i += 2
 	}
-	return string(out), true
+	return out, true
 }
 
 // hex4 reads the four hex digits of a \u escape.
