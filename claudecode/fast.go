@@ -41,7 +41,10 @@ type fastDecoder struct {
 	curModel string    // the modelUsage member being read
 	in       *rawToolInput
 	input    rawToolInput // what Reader.toolInput has this decoder fill
-	meta     *rawAgentMeta
+
+	borrow  bool   // resultContent unquotes into textBuf (transcript.WantBorrowed)
+	textBuf []byte // the borrowed texts of the current line
+	meta    *rawAgentMeta
 }
 
 // maxDepth bounds the nesting the fast path skips; deeper lines go to sonic.
@@ -643,7 +646,17 @@ func (d *fastDecoder) resultContent(raw []byte) bool {
 	switch d.peek() {
 	case '"':
 		var s string
-		if !d.str(&s) {
+		if d.borrow {
+			q, esc, ok := d.quoted()
+			if !ok {
+				return false
+			}
+			if s = unsafe.String(unsafe.SliceData(q), len(q)); esc {
+				if s, ok = d.borrowUnquote(q); !ok {
+					return false
+				}
+			}
+		} else if !d.str(&s) {
 			return false
 		}
 		d.blocks = append(d.blocks, rawBlock{Type: "text", Text: s})
@@ -656,6 +669,21 @@ func (d *fastDecoder) resultContent(raw []byte) bool {
 	}
 	d.ws()
 	return d.i == len(d.b)
+}
+
+// borrowUnquote unquotes the inside of a string with escapes onto textBuf:
+// the text lives until textBuf is reset, for the next line.
+func (d *fastDecoder) borrowUnquote(inside []byte) (string, bool) {
+	from := len(d.textBuf)
+	buf, ok := transcript.AppendUnquote(d.textBuf, inside)
+	if !ok {
+		return "", false
+	}
+	d.textBuf = buf
+	if len(buf) == from {
+		return "", true
+	}
+	return unsafe.String(&buf[from], len(buf)-from), true
 }
 
 // object reads an object, calling field for each member with the cursor on

@@ -56,3 +56,46 @@ func TestWantProseIsTextWithoutResults(t *testing.T) {
 		t.Fatalf("%d lines with results, %d texts left out: the comparison proves nothing", withResults, skipped)
 	}
 }
+
+// TestWantBorrowedTextsAgree: borrowed result texts equal the ones WantText
+// alone gives, on every corpus line and on a line of several escaped
+// results (each unquoted after the one before, into one buffer).
+func TestWantBorrowedTextsAgree(t *testing.T) {
+	lines := corpusLines(t)
+	lines = append(lines, []byte(`{"type":"user","sessionId":"s","uuid":"u","timestamp":"2026-11-30T00:00:00.000Z","message":{"role":"user","content":[`+
+		`{"type":"tool_result","tool_use_id":"a","content":"first\nline \"one\""},`+
+		`{"type":"tool_result","tool_use_id":"b","content":[{"type":"text","text":"second\ttext \u00e9"}]},`+
+		`{"type":"tool_result","tool_use_id":"c","content":"plain third"},`+
+		`{"type":"tool_result","tool_use_id":"d","content":"fourth\\\\path"}]}}`),
+		[]byte(`{"type":"assistant","sessionId":"s","uuid":"v","timestamp":"2026-11-30T00:00:01.000Z","message":{"id":"m","role":"assistant","model":"x","content":[`+
+			`{"type":"text","text":"one\n\"quoted\""},{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}},{"type":"text","text":"two\tthree"}]}}`))
+	borrowed := 0
+	for _, line := range lines {
+		line = append(bytes.Clone(line), '\n')
+		own := NewReader(context.Background(), bytes.NewReader(line), 0, 0)
+		lent := NewReader(context.Background(), bytes.NewReader(line), 0, 0)
+		own.Scan()
+		lent.Scan()
+		want, ok := own.Entry(transcript.WantText)
+		got, ok2 := lent.Entry(transcript.WantText | transcript.WantBorrowed)
+		if ok != ok2 || !ok {
+			continue
+		}
+		if got.Text != want.Text || got.UserText != want.UserText {
+			t.Fatalf("prose of %.120q: borrowed %q, own %q", line, got.Text, want.Text)
+		}
+		for i := range want.Results {
+			if got.Results[i].Text != want.Results[i].Text || got.Results[i].Spilled != want.Results[i].Spilled {
+				t.Fatalf("result %d of %.120q: borrowed %q, own %q", i, line, got.Results[i].Text, want.Results[i].Text)
+			}
+		}
+		if len(lent.sub.textBuf) > 0 {
+			borrowed++
+		}
+		own.Close()
+		lent.Close()
+	}
+	if borrowed == 0 {
+		t.Fatal("no text was borrowed: the comparison proves nothing")
+	}
+}

@@ -34,6 +34,9 @@ type Reader struct {
 // readers recycles closed readers with their decoders: a pass over a
 // history opens one per file (thousands), and a reader with its decoders'
 // lists is about 2 KB that each file grew again.
+// maxBorrowBuf bounds the borrowed-text buffer a recycled reader keeps.
+const maxBorrowBuf = 1 << 20
+
 var readers = sync.Pool{New: func() any { return &Reader{fast: &fastDecoder{}, sub: &fastDecoder{}} }}
 
 // NewReader reads r (a file of this agent starting at byte offset, after
@@ -73,6 +76,9 @@ func (r *Reader) Close() {
 	clear(r.slowBlocks)
 	clear(r.calls)
 	clear(r.results)
+	if cap(r.sub.textBuf) > maxBorrowBuf {
+		r.sub.textBuf = nil // one huge output does not stay with the pool
+	}
 	// Keep the decoders and the lists' memory; forget everything else.
 	*r = Reader{fast: r.fast, sub: r.sub, slowBlocks: r.slowBlocks[:0], calls: r.calls[:0], results: r.results[:0]}
 	readers.Put(r)
@@ -137,6 +143,11 @@ func (r *Reader) resultText(raw []byte) string {
 		return resultText(raw)
 	}
 	if bs := r.sub.blocks; len(bs) == 1 && bs[0].Type == "text" {
+		if q := bs[0].escapedText; r.sub.borrow && q != nil {
+			if s, ok := r.sub.borrowUnquote(q[1 : len(q)-1]); ok {
+				return s
+			}
+		}
 		return bs[0].text() // the common case, without a copy
 	}
 	return joinText(r.sub.blocks)
@@ -250,6 +261,10 @@ func (r *Reader) fillMore(want transcript.Want) {
 	if e.Role == transcript.RoleOther {
 		return
 	}
+	borrow := r.fast != nil && want&transcript.WantText != 0 && want&transcript.WantBorrowed != 0
+	if borrow {
+		r.sub.textBuf = r.sub.textBuf[:0] // the last line's texts are done with
+	}
 	if want&(transcript.WantText|transcript.WantProse) != 0 {
 		switch e.Role {
 		case transcript.RoleAssistant:
@@ -258,6 +273,11 @@ func (r *Reader) fillMore(want transcript.Want) {
 				b := &r.blocks[i]
 				if b.Type != "text" {
 					continue
+				}
+				if borrow && b.escapedText != nil {
+					if t, ok := r.sub.borrowUnquote(b.escapedText[1 : len(b.escapedText)-1]); ok {
+						b.Text, b.escapedText = t, nil // this line's block: the text lives as long
+					}
 				}
 				if t := strings.TrimSpace(b.text()); t != "" {
 					parts = append(parts, t)
@@ -268,6 +288,9 @@ func (r *Reader) fillMore(want transcript.Want) {
 			e.UserText = userText(r.blocks)
 			if want&transcript.WantText == 0 {
 				break // the prose alone: no tool result's text
+			}
+			if borrow {
+				r.sub.borrow = true
 			}
 			ri := 0
 			for _, b := range r.blocks {
@@ -280,6 +303,9 @@ func (r *Reader) fillMore(want transcript.Want) {
 					res.Text = r.resultText(b.Content)
 				}
 				res.Spilled = strings.HasPrefix(res.Text, "<persisted-output>")
+			}
+			if borrow {
+				r.sub.borrow = false
 			}
 		}
 	}

@@ -441,7 +441,9 @@ func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryRead
 	if line := er.Lines().Bytes(); !m.lineMayMatch(line) && !containsFoldASCII(line, persistedMarker, markerPair) {
 		return
 	}
-	l, ok := er.Entry(transcript.WantText)
+	// The texts are read here once (a hit's snippet is a copy), so they may
+	// borrow the reader's buffer instead of a string each.
+	l, ok := er.Entry(transcript.WantText | transcript.WantBorrowed)
 	if !ok || l.Role == transcript.RoleOther {
 		return
 	}
