@@ -7,6 +7,15 @@ import (
 	"testing"
 )
 
+// randomBytes is n bytes drawn from alphabet.
+func randomBytes(rng *rand.Rand, n int, alphabet string) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	return b
+}
+
 // TestPairScanMatchesBytewise holds the block kernel to the byte-wise walk
 // on random bytes (ASCII letters of both cases, punctuation, bytes above
 // 0x7f, and the bytes whose low five bits equal a letter's) at every length
@@ -16,14 +25,8 @@ func TestPairScanMatchesBytewise(t *testing.T) {
 	const alphabet = "qQaA-@`[{\x80\xe1\xc1\x41\x61\x51\x71"
 	for round := 0; round < 30000; round++ {
 		n := rng.IntN(200)
-		a := make([]byte, n)
-		b := make([]byte, n+rng.IntN(3))
-		for i := range a {
-			a[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
+		a := randomBytes(rng, n, alphabet)
+		b := randomBytes(rng, n+rng.IntN(3), alphabet)
 		c1, m1 := foldTest("qa-@"[rng.IntN(4)])
 		c2, m2 := foldTest("qa-@"[rng.IntN(4)])
 		p := pair{c1: c1, m1: m1, c2: c2, m2: m2}
@@ -53,14 +56,8 @@ func TestIndexFoldASCIIFindsFirst(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	const alphabet = "xyXYqQ-ab \x80"
 	for round := 0; round < 20000; round++ {
-		l := make([]byte, rng.IntN(300))
-		for i := range l {
-			l[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		n := make([]byte, 1+rng.IntN(40))
-		for i := range n {
-			n[i] = "xyq-"[rng.IntN(4)]
-		}
+		l := randomBytes(rng, rng.IntN(300), alphabet)
+		n := randomBytes(rng, 1+rng.IntN(40), "xyq-")
 		if rng.IntN(3) == 0 && len(l) > len(n) {
 			// Plant the needle, in a random case, so that long needles match too.
 			at := rng.IntN(len(l) - len(n) + 1)

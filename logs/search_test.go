@@ -93,14 +93,8 @@ func TestContainsFoldASCIIRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	const alphabet = "qQaAzZ-"
 	for round := 0; round < 20000; round++ {
-		l := make([]byte, rng.IntN(80))
-		for i := range l {
-			l[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		n := make([]byte, 1+rng.IntN(4))
-		for i := range n {
-			n[i] = "qaz-"[rng.IntN(4)]
-		}
+		l := randomBytes(rng, rng.IntN(80), alphabet)
+		n := randomBytes(rng, 1+rng.IntN(4), "qaz-")
 		want := strings.Contains(strings.ToLower(string(l)), string(n))
 		for p1 := range n {
 			for p2 := p1; p2 < len(n); p2++ {
