@@ -30,6 +30,25 @@ func (a Agent) SpillPath(f *transcript.File, toolUseID string) string {
 }
 
 // SpillDir is <project>/<sessionId>/tool-results.
+// SubagentMeta reads agent-<id>.meta.json beside a subagent's transcript
+// (a subagent folder's file only), through the root's containment check.
+// Discovery does not: only a recap shows what it says, and most files are
+// never recapped (a history of 4 GB holds 1,600 of them).
+func (Agent) SubagentMeta(f *transcript.File) (agentType, description string) {
+	if f.Kind != transcript.SubagentFile || f.Root == nil {
+		return "", ""
+	}
+	b, err := f.Root.ReadSmall(filepath.Join(filepath.Dir(f.Path), "agent-"+f.AgentID+".meta.json"), 64<<10)
+	if err != nil {
+		return "", ""
+	}
+	m, ok := decodeAgentMeta(b)
+	if !ok {
+		return "", ""
+	}
+	return transcript.Clip(m.AgentType, 100), transcript.Clip(m.Description, 300)
+}
+
 func (Agent) SpillDir(f *transcript.File) string {
 	if f.SessionID == "" {
 		return ""
@@ -119,14 +138,8 @@ func walkSubagents(root *transcript.Root, dirs *transcript.DirCache, out []trans
 		}
 		if strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl") {
 			id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
-			f := transcript.File{Root: root, Path: full, ProjectDir: pdir, Project: project,
-				Kind: transcript.SubagentFile, SessionID: sessionID, AgentID: id}
-			if b, ok := dirs.Sidecar(root, dir, "agent-"+id+".meta.json", 64<<10); ok {
-				if m, ok := decodeAgentMeta(b); ok {
-					f.AgentType, f.AgentDesc = transcript.Clip(m.AgentType, 100), transcript.Clip(m.Description, 300)
-				}
-			}
-			out = append(out, f)
+			out = append(out, transcript.File{Root: root, Path: full, ProjectDir: pdir, Project: project,
+				Kind: transcript.SubagentFile, SessionID: sessionID, AgentID: id})
 			continue
 		}
 		if isDir {

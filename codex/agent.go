@@ -24,6 +24,9 @@ func (Agent) SpillPath(*transcript.File, string) string { return "" }
 // SpillDir is "": Codex keeps no outputs aside.
 func (Agent) SpillDir(*transcript.File) string { return "" }
 
+// SubagentMeta is empty: Codex keeps no subagent sidecars.
+func (Agent) SubagentMeta(*transcript.File) (string, string) { return "", "" }
+
 // NewReader reads a rollout (plain, or zstd-compressed: the magic number
 // tells) as transcript entries.
 //

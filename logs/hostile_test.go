@@ -843,7 +843,7 @@ func TestHostileSymlinksOutside(t *testing.T) {
 	}
 	checkOneSubagent(t, e, s)
 	for _, f := range s.Subagents {
-		if f.AgentType == "OUTSIDE-THE-ROOT" {
+		if typ, _ := f.SubagentMeta(); typ == "OUTSIDE-THE-ROOT" {
 			t.Errorf("agent meta read through a symlink leading outside the root: %s", f.Path)
 		}
 	}

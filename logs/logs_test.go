@@ -402,8 +402,11 @@ func TestSecondCountsAreNeverAdded(t *testing.T) {
 	if got, want := s.Usage.Total.Usage, (Usage{Input: 40, Output: 12}); got != want {
 		t.Fatalf("usage = %+v, want %+v", got, want)
 	}
-	if s.Usage.Sidechain.Input != 30 || len(s.Subagents) != 1 || s.Subagents[0].AgentType != "Explore" {
+	if s.Usage.Sidechain.Input != 30 || len(s.Subagents) != 1 {
 		t.Fatalf("sidechain %d subagents %d", s.Usage.Sidechain.Input, len(s.Subagents))
+	}
+	if typ, desc := s.Subagents[0].SubagentMeta(); typ != "Explore" || desc != "look around" {
+		t.Fatalf("subagent meta %q %q, want Explore, look around", typ, desc)
 	}
 }
 

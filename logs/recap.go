@@ -175,8 +175,8 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 		}
 	}
 	usageByFile := map[*FileSummary]*Tally{}
-	for resp := range snap.AllResponses() {
-		if resp.Session == s && resp.File != nil && resp.File.Kind != MainFile {
+	for i := range s.responses {
+		if resp := &s.responses[i]; resp.File != nil && resp.File.Kind != MainFile {
 			t := usageByFile[resp.File]
 			if t == nil {
 				t = &Tally{}
@@ -186,10 +186,11 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 		}
 	}
 	for _, f := range s.Subagents {
-		sr := SubagentRecap{File: relPath(f.Root.Path, f.Path), AgentID: f.AgentID, AgentType: f.AgentType, Description: f.AgentDesc}
+		sr := SubagentRecap{File: relPath(f.Root.Path, f.Path), AgentID: f.AgentID}
+		sr.AgentType, sr.Description = f.SubagentMeta()
 		sr.FirstPrompt, _ = firstUserText(ctx, f, r.mainUUIDs)
 		if sr.FirstPrompt == "" {
-			sr.FirstPrompt = f.AgentDesc // a worker that only replayed its parent: its task as the sidecar says
+			sr.FirstPrompt = sr.Description // a worker that only replayed its parent: its task as the sidecar says
 		}
 		if t := usageByFile[f]; t != nil {
 			sr.Usage = *t

@@ -156,7 +156,6 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 			staged[d.Path] = old
 		case old != nil && old.ReadError == "" && d.Info.Size >= old.Offset && old.unchangedPrefix(d.Info):
 			c := old.clone()
-			c.AgentType, c.AgentDesc = d.AgentType, d.AgentDesc
 			staged[d.Path] = c
 			work = append(work, c)
 			grown[old] = c

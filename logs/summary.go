@@ -257,6 +257,12 @@ func newFileSummary(d discovered) *FileSummary {
 	return &FileSummary{File: d.File, agent: d.agent}
 }
 
+// SubagentMeta is what the file's sidecar says of a subagent (its type and
+// task), read now: "" for each when there is none.
+func (f *FileSummary) SubagentMeta() (agentType, description string) {
+	return f.agent.SubagentMeta(&f.File)
+}
+
 // clone returns a copy that can be extended without touching f. The lists
 // of calls and of open messages are shared, not copied: an extension appends
 // past f's length and copies a list before it changes an element of f's

@@ -4,22 +4,18 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 )
 
 // DirCache remembers folder listings by the folder's mtime: a folder whose
 // mtime did not change has the same entries, so a refresh re-stats known
-// folders instead of re-listing the tree. Small sidecar files (an agent's
-// meta.json) are cached with their folder's listing. It is not safe for
-// concurrent use: one refresh at a time owns it.
+// folders instead of re-listing the tree. It is not safe for concurrent
+// use: one refresh at a time owns it.
 type DirCache struct {
-	dirs     map[string]dirListing
-	sidecars map[string]map[string]sidecar // folder -> name -> content
-	seen     map[string]bool               // folders visited in the current pass
-	visited  map[FileID]struct{}           // folders and files visited in this pass: breaks symlink loops and duplicates
-	ahead    map[string]*lookAhead         // folders Prefetch is listing for this pass
-	slots    chan struct{}                 // bounds the look-aheads running at once
+	dirs    map[string]dirListing
+	seen    map[string]bool       // folders visited in the current pass
+	visited map[FileID]struct{}   // folders and files visited in this pass: breaks symlink loops and duplicates
+	ahead   map[string]*lookAhead // folders Prefetch is listing for this pass
+	slots   chan struct{}         // bounds the look-aheads running at once
 }
 
 // lookAhead is a folder's stat, and its entries when the cache could not
@@ -63,15 +59,9 @@ func (l Listed) Type() fs.FileMode { return l.typ }
 // Info stats the entry (not following a symlink), as os.DirEntry's Info does.
 func (l Listed) Info() (fs.FileInfo, error) { return os.Lstat(l.Full) }
 
-type sidecar struct {
-	b  []byte
-	ok bool
-}
-
 // NewDirCache returns an empty cache.
 func NewDirCache() *DirCache {
-	return &DirCache{dirs: map[string]dirListing{}, sidecars: map[string]map[string]sidecar{},
-		seen: map[string]bool{}, visited: map[FileID]struct{}{}, ahead: map[string]*lookAhead{}, slots: make(chan struct{}, lookAheads)}
+	return &DirCache{dirs: map[string]dirListing{}, seen: map[string]bool{}, visited: map[FileID]struct{}{}, ahead: map[string]*lookAhead{}, slots: make(chan struct{}, lookAheads)}
 }
 
 // Prefetch starts listing folders the walk will List soon, in the
@@ -125,7 +115,6 @@ func (c *DirCache) EndPass() {
 	for d := range c.dirs {
 		if !c.seen[d] {
 			delete(c.dirs, d)
-			delete(c.sidecars, d)
 		}
 	}
 	c.endLookAheads()
@@ -175,43 +164,12 @@ func (c *DirCache) List(dir string) []Listed {
 	} else {
 		des, _ = os.ReadDir(dir)
 	}
-	// The folder changed: forget the sidecars cached for it (one may have
-	// appeared since).
-	delete(c.sidecars, dir)
 	entries := make([]Listed, len(des))
 	for i, e := range des {
 		entries[i] = Listed{Full: filepath.Join(dir, e.Name()), name: len(e.Name()), typ: e.Type()}
 	}
 	c.dirs[dir] = dirListing{mtime: mt, entries: entries}
 	return entries
-}
-
-// Sidecar reads the small file name beside a transcript in dir, a folder
-// this pass listed, through the root's containment check, cached (absent
-// ones too) until the folder changes. A name the listing does not hold is
-// absent without a look (most subagents have no meta.json).
-func (c *DirCache) Sidecar(root *Root, dir, name string, max int64) ([]byte, bool) {
-	if s, ok := c.sidecars[dir][name]; ok {
-		return s.b, s.ok
-	}
-	var s sidecar
-	l, listed := c.dirs[dir]
-	if !listed || hasEntry(l.entries, name) {
-		b, err := root.ReadSmall(filepath.Join(dir, name), max)
-		s = sidecar{b: b, ok: err == nil}
-	}
-	if c.sidecars[dir] == nil {
-		c.sidecars[dir] = map[string]sidecar{}
-	}
-	c.sidecars[dir][name] = s
-	return s.b, s.ok
-}
-
-// hasEntry reports whether a listing (in name order, as os.ReadDir gives
-// it) holds name.
-func hasEntry(entries []Listed, name string) bool {
-	_, found := slices.BinarySearchFunc(entries, name, func(l Listed, n string) int { return strings.Compare(l.Name(), n) })
-	return found
 }
 
 // Visited returns the folders the last pass listed, in no order.

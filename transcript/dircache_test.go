@@ -48,49 +48,6 @@ func TestListedIsTheDirEntry(t *testing.T) {
 	}
 }
 
-// TestSidecarFollowsItsFolder: a sidecar the listing does not hold is
-// absent, one that appears later (the folder changes) is read, and one
-// removed is absent again; names around it in the listing do not confuse
-// the lookup.
-func TestSidecarFollowsItsFolder(t *testing.T) {
-	dir := t.TempDir()
-	root := NewRoot(dir, "")
-	for _, n := range []string{"agent-a.jsonl", "agent-a.meta.jsonx", "agent-b.jsonl", "agent-c.meta.json"} {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(`{"n":"`+n+`"}`), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c := NewDirCache()
-	pass := func(name string) (string, bool) {
-		c.BeginPass()
-		defer c.EndPass()
-		c.List(dir)
-		b, ok := c.Sidecar(root, dir, name, 1<<10)
-		return string(b), ok
-	}
-	if b, ok := pass("agent-a.meta.json"); ok || b != "" {
-		t.Fatalf("absent sidecar read as %q", b)
-	}
-	if b, ok := pass("agent-c.meta.json"); !ok || b != `{"n":"agent-c.meta.json"}` {
-		t.Fatalf("present sidecar: %q %v", b, ok)
-	}
-	p := filepath.Join(dir, "agent-a.meta.json")
-	if err := os.WriteFile(p, []byte(`{"n":"late"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bumpMtime(t, dir, 1)
-	if b, ok := pass("agent-a.meta.json"); !ok || b != `{"n":"late"}` {
-		t.Fatalf("sidecar written after the first pass: %q %v", b, ok)
-	}
-	if err := os.Remove(p); err != nil {
-		t.Fatal(err)
-	}
-	bumpMtime(t, dir, 2)
-	if b, ok := pass("agent-a.meta.json"); ok {
-		t.Fatalf("removed sidecar still read: %q", b)
-	}
-}
-
 // bumpMtime sets a folder's mtime n seconds into the future, so that a
 // change is seen even on a file system with coarse times.
 func bumpMtime(t *testing.T, dir string, n int) {

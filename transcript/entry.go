@@ -182,8 +182,6 @@ type File struct {
 	Kind       FileKind
 	SessionID  string // the trunk session; "" when only the lines say (legacy agent files)
 	AgentID    string
-	AgentType  string
-	AgentDesc  string
 }
 
 // FileKind says which layout a transcript file belongs to.
@@ -212,6 +210,10 @@ type Agent interface {
 	SpillPath(f *File, toolUseID string) string
 	// SpillDir is the folder of a session's spilled outputs; "" when none.
 	SpillDir(f *File) string
+	// SubagentMeta is what a subagent file's sidecar says of it (its type
+	// and its task), read through f's root when asked; "" for each when
+	// there is none.
+	SubagentMeta(f *File) (agentType, description string)
 }
 
 // EntryReader yields a file's entries, shaped like bufio.Scanner. A line
