@@ -29,7 +29,6 @@ func (a Agent) SpillPath(f *transcript.File, toolUseID string) string {
 	return filepath.Join(a.SpillDir(f), toolUseID+".txt")
 }
 
-// SpillDir is <project>/<sessionId>/tool-results.
 // SubagentMeta reads agent-<id>.meta.json beside a subagent's transcript
 // (a subagent folder's file only), through the root's containment check.
 // Discovery does not: only a recap shows what it says, and most files are
@@ -49,6 +48,7 @@ func (Agent) SubagentMeta(f *transcript.File) (agentType, description string) {
 	return transcript.Clip(m.AgentType, 100), transcript.Clip(m.Description, 300)
 }
 
+// SpillDir is <project>/<sessionId>/tool-results.
 func (Agent) SpillDir(f *transcript.File) string {
 	if f.SessionID == "" {
 		return ""
