@@ -15,6 +15,11 @@ import (
 // full build instead: a message that moves between sessions, a session whose
 // start moved (ownership follows start order), a file that changed session.
 // The index is updated in place; after ok=false the caller rebuilds it.
+// fewChanged is how many grown files and changed sessions an extension
+// finds by scanning the lists rather than looking every element up (a
+// variable for the test that takes the other way too).
+var fewChanged = 8
+
 func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*FileSummary, st *extendStats) (*Snapshot, bool) {
 	if len(grown) == 0 {
 		return prev, true
@@ -128,19 +133,40 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 		}
 	}
 	snap := &Snapshot{Roots: prev.Roots, Pricing: prev.Pricing, cfg: prev.cfg}
-	snap.Files = make([]*FileSummary, len(prev.Files))
-	for i, f := range prev.Files {
-		if nf, ok := grown[f]; ok {
-			f = nf
+	snap.oldest.Store(prev.oldest.Load()) // the same sessions and starts
+	// The files, and the sessions most recently active first as sortByEnd
+	// orders them: the others keep their order, and each new value goes
+	// where it sorts. The lists are copied whole and the few elements that
+	// changed found by a scan of pointers (a map lookup per element cost
+	// about 0.7 ms per append at 4 GB: 15,000 files, 12,000 sessions).
+	snap.Files = slices.Clone(prev.Files)
+	snap.Sessions = make([]*Session, 0, len(prev.Sessions)+len(next))
+	if len(grown) <= fewChanged && len(next) <= fewChanged {
+		for old, nf := range grown {
+			i := slices.Index(snap.Files, old)
+			if i < 0 {
+				return nil, false
+			}
+			snap.Files[i] = nf
 		}
-		snap.Files[i] = f
-	}
-	// The sessions most recently active first, as sortByEnd orders them: the
-	// others keep their order, and each new value goes where it sorts.
-	snap.Sessions = make([]*Session, 0, len(prev.Sessions))
-	for _, s := range prev.Sessions {
-		if next[s] == nil {
-			snap.Sessions = append(snap.Sessions, s)
+		snap.Sessions = append(snap.Sessions, prev.Sessions...)
+		for old := range next {
+			i := slices.Index(snap.Sessions, old)
+			if i < 0 {
+				return nil, false
+			}
+			snap.Sessions = slices.Delete(snap.Sessions, i, i+1)
+		}
+	} else {
+		for i, f := range snap.Files {
+			if nf, ok := grown[f]; ok {
+				snap.Files[i] = nf
+			}
+		}
+		for _, s := range prev.Sessions {
+			if next[s] == nil {
+				snap.Sessions = append(snap.Sessions, s)
+			}
 		}
 	}
 	for _, ns := range next {

@@ -26,7 +26,10 @@ func digest(sn *Snapshot) string {
 		total.Add(r.Usage())
 		n++
 	}
-	fmt.Fprintf(&b, "responses=%d total=%+v\n", n, total)
+	fmt.Fprintf(&b, "responses=%d total=%+v coverage_from=%s\n", n, total, sn.CoverageFrom())
+	for _, f := range sn.Files { // in order
+		fmt.Fprintf(&b, "file %s %d\n", filepath.Base(f.Path), f.Size)
+	}
 	for _, s := range sn.Sessions {
 		fmt.Fprintf(&b, "%s %s %d-%d msgs=%d api=%d skip=%d %s title=%q total=%+v main=%+v side=%+v cost=%.6f calls=%+v\n",
 			s.Key, s.Repo, s.Start, s.End, s.MessageCount, s.APIErrors, s.SkippedLines(false), s.SchemaStatus(), s.Title,
@@ -64,6 +67,15 @@ func sortedKeysOf[V any](m map[string]V) []string {
 // fixture tree, one look at a time, and checks that the store's incrementally
 // extended snapshot always equals a fresh full build of the same disk.
 func TestIncrementalMatchesFullBuild(t *testing.T) {
+	few := fewChanged
+	defer func() { fewChanged = few }()
+	for _, n := range []int{few, 0} { // the changed files and sessions found by a scan, then by lookups
+		fewChanged = n
+		t.Run(fmt.Sprintf("fewChanged=%d", n), testIncrementalMatchesFullBuild)
+	}
+}
+
+func testIncrementalMatchesFullBuild(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "projects")
 	if err := fixture.CopyTree(filepath.Join("..", "testdata", "projects"), root); err != nil {
 		t.Fatal(err)

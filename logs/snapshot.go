@@ -25,8 +25,9 @@ type Snapshot struct {
 	cfg      Config
 
 	coverageOnce sync.Once
-	coverage     Coverage   // computed on first use; see Coverage
-	torn         []*Session // the sessions with a torn file: their skipped lines depend on the clock
+	coverage     Coverage              // computed on first use; see Coverage
+	oldest       atomic.Pointer[int64] // CoverageFrom's unix ms, once computed (an extension keeps its predecessor's)
+	torn         []*Session            // the sessions with a torn file: their skipped lines depend on the clock
 
 	memoMu   sync.Mutex
 	reports  map[string]Report    // see Report
@@ -709,14 +710,23 @@ func (snap *Snapshot) Now() time.Time { return snap.cfg.Now() }
 // Config returns the configuration the snapshot was built with.
 func (snap *Snapshot) Config() Config { return snap.cfg }
 
-// CoverageFrom is the oldest activity on disk (zero time when none).
+// CoverageFrom is the oldest activity on disk (zero time when none),
+// computed once per snapshot: an extension has the sessions and the starts
+// of the snapshot it extends (a start that changes takes a full build), so
+// it keeps that snapshot's value.
 func (snap *Snapshot) CoverageFrom() time.Time {
-	var min int64
-	for _, s := range snap.Sessions {
-		if s.Start != 0 && (min == 0 || s.Start < min) {
-			min = s.Start
+	p := snap.oldest.Load()
+	if p == nil {
+		var min int64
+		for _, s := range snap.Sessions {
+			if s.Start != 0 && (min == 0 || s.Start < min) {
+				min = s.Start
+			}
 		}
+		p = &min
+		snap.oldest.Store(p)
 	}
+	min := *p
 	if min == 0 {
 		return time.Time{}
 	}
