@@ -86,11 +86,27 @@ type SearchResult struct {
 }
 
 type matcher struct {
-	re         *regexp.Regexp
-	needle     []byte // lower-case literal for the pre-check; nil when none is safe
-	pair       pair   // the needle's two bytes the pre-check tests first
-	lower      string
-	lowerBytes []byte // lower, as bytes
+	re     *regexp.Regexp
+	needle []byte     // lower-case literal for the pre-check; nil when none is safe
+	pair   pair       // the needle's two bytes the pre-check tests first
+	lit    foldNeedle // the literal pattern, lower-cased (not a regexp)
+}
+
+// foldNeedle is a lower-cased literal as indexFold looks for it, prepared
+// once per search rather than for each text it is looked for in.
+type foldNeedle struct {
+	lower string
+	bytes []byte // lower, as bytes
+	ascii bool   // lower is ASCII: found by folding ASCII case alone
+	pair  pair   // with ascii and lower not empty: the two bytes indexFoldASCII tests first
+}
+
+func newFoldNeedle(lower string) foldNeedle {
+	n := foldNeedle{lower: lower, bytes: []byte(lower), ascii: isASCII(lower)}
+	if n.ascii && lower != "" {
+		n.pair = pairOf(n.bytes)
+	}
+	return n
 }
 
 // CompileSearch validates a pattern: invalid RE2 is invalid_argument.
@@ -113,10 +129,9 @@ func CompileSearch(pattern string, regex bool) (*matcher, error) {
 			m.needle = []byte(strings.ToLower(lit))
 		}
 	} else {
-		m.lower = strings.ToLower(pattern)
-		m.lowerBytes = []byte(m.lower)
+		m.lit = newFoldNeedle(strings.ToLower(pattern))
 		if jsonSafe(pattern) && foldSafe(pattern) {
-			m.needle = []byte(m.lower)
+			m.needle = m.lit.bytes
 		}
 	}
 	if m.needle != nil {
@@ -159,8 +174,8 @@ func (m *matcher) find(s string, scratch *[]byte) (int, int) {
 		}
 		return loc[0], loc[1] - loc[0]
 	}
-	i := indexFold(s, m.lower, m.lowerBytes, scratch)
-	return i, len(m.lower)
+	i := indexFold(s, &m.lit, scratch)
+	return i, len(m.lit.lower)
 }
 
 // indexFold finds lower (already lower-cased) in s ignoring ASCII/Unicode case.
@@ -173,12 +188,12 @@ func (m *matcher) find(s string, scratch *[]byte) (int, int) {
 // (İ and the Kelvin sign, TestASCIILowerRunes): an ASCII run lowers to
 // itself, and any other rune to bytes above 0x7f, so the needle occurs in
 // the lowered text exactly where it occurs in s, folded.
-func indexFold(s, lower string, lowerBytes []byte, scratch *[]byte) int {
-	if isASCII(lower) && (isASCII(s) || !strings.Contains(s, "\u0130") && !strings.Contains(s, "\u212a")) {
-		if len(lower) == 0 {
+func indexFold(s string, n *foldNeedle, scratch *[]byte) int {
+	if n.ascii && (isASCII(s) || !strings.Contains(s, "\u0130") && !strings.Contains(s, "\u212a")) {
+		if n.lower == "" {
 			return 0
 		}
-		return indexFoldASCII(unsafe.Slice(unsafe.StringData(s), len(s)), lowerBytes, pairOf(lowerBytes))
+		return indexFoldASCII(unsafe.Slice(unsafe.StringData(s), len(s)), n.bytes, n.pair)
 	}
 	ls := appendLower(slices.Grow((*scratch)[:0], len(s)+utf8.UTFMax), s)
 	if cap(ls) <= 64<<10 {
@@ -186,13 +201,13 @@ func indexFold(s, lower string, lowerBytes []byte, scratch *[]byte) int {
 	}
 	if len(ls) != len(s) {
 		// Lower-casing changed byte lengths; report a position in the lowered text.
-		i := bytes.Index(ls, lowerBytes)
+		i := bytes.Index(ls, n.bytes)
 		if i < 0 {
 			return -1
 		}
 		return min(i, len(s)-1)
 	}
-	return bytes.Index(ls, lowerBytes)
+	return bytes.Index(ls, n.bytes)
 }
 
 // appendLower appends strings.ToLower(s) to b: each rune (an invalid byte
