@@ -2,7 +2,9 @@ package transcript
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,7 +122,8 @@ func (r *Root) Open(path string) (*os.File, error) {
 // symlink as the last element (noFollow), only the folders on the way are
 // checked first, and the file is opened that way: a file that is not a
 // symlink needs no check of its own (one lstat a file fewer, and no window
-// between a check and the open for a symlink to appear in). A symlink, or
+// between a check and the open for a symlink to appear in). A missing file
+// is reported as missing at once (its folders were checked); a symlink, or
 // any other failure to open so, takes the whole check and the plain open,
 // as on other systems.
 func (r *Root) open(path string) (*os.File, error) {
@@ -128,8 +131,12 @@ func (r *Root) open(path string) (*os.File, error) {
 		if !r.inside(path, false) {
 			return nil, &os.PathError{Op: "open", Path: path, Err: ErrOutside}
 		}
-		if f, err := openNoFollow(path); err == nil {
+		f, err := openNoFollow(path)
+		if err == nil {
 			return f, nil
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
 		}
 	}
 	if !r.Inside(path) {
