@@ -671,6 +671,17 @@ func (d *fastDecoder) resultContent(raw []byte) bool {
 	return d.i == len(d.b)
 }
 
+// borrowText is b's text, unquoted onto textBuf when it is still quoted
+// (see borrowUnquote); b keeps it, for as long as its line.
+func (d *fastDecoder) borrowText(b *rawBlock) string {
+	if q := b.escapedText; q != nil {
+		if t, ok := d.borrowUnquote(q[1 : len(q)-1]); ok {
+			b.Text, b.escapedText = t, nil
+		}
+	}
+	return b.text()
+}
+
 // borrowUnquote unquotes the inside of a string with escapes onto textBuf:
 // the text lives until textBuf is reset, for the next line.
 func (d *fastDecoder) borrowUnquote(inside []byte) (string, bool) {

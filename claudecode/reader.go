@@ -31,12 +31,12 @@ type Reader struct {
 	results    []transcript.Result
 }
 
-// readers recycles closed readers with their decoders: a pass over a
-// history opens one per file (thousands), and a reader with its decoders'
-// lists is about 2 KB that each file grew again.
 // maxBorrowBuf bounds the borrowed-text buffer a recycled reader keeps.
 const maxBorrowBuf = 1 << 20
 
+// readers recycles closed readers with their decoders: a pass over a
+// history opens one per file (thousands), and a reader with its decoders'
+// lists is about 2 KB that each file grew again.
 var readers = sync.Pool{New: func() any { return &Reader{fast: &fastDecoder{}, sub: &fastDecoder{}} }}
 
 // NewReader reads r (a file of this agent starting at byte offset, after
@@ -143,10 +143,8 @@ func (r *Reader) resultText(raw []byte) string {
 		return resultText(raw)
 	}
 	if bs := r.sub.blocks; len(bs) == 1 && bs[0].Type == "text" {
-		if q := bs[0].escapedText; r.sub.borrow && q != nil {
-			if s, ok := r.sub.borrowUnquote(q[1 : len(q)-1]); ok {
-				return s
-			}
+		if r.sub.borrow {
+			return r.sub.borrowText(&bs[0])
 		}
 		return bs[0].text() // the common case, without a copy
 	}
@@ -274,12 +272,13 @@ func (r *Reader) fillMore(want transcript.Want) {
 				if b.Type != "text" {
 					continue
 				}
-				if borrow && b.escapedText != nil {
-					if t, ok := r.sub.borrowUnquote(b.escapedText[1 : len(b.escapedText)-1]); ok {
-						b.Text, b.escapedText = t, nil // this line's block: the text lives as long
-					}
+				var t string
+				if borrow {
+					t = r.sub.borrowText(b) // this line's block: the text lives as long
+				} else {
+					t = b.text()
 				}
-				if t := strings.TrimSpace(b.text()); t != "" {
+				if t = strings.TrimSpace(t); t != "" {
 					parts = append(parts, t)
 				}
 			}
