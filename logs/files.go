@@ -151,12 +151,13 @@ func (snap *Snapshot) FileActivity(pm *PathMatcher, sessions []*Session, tr Time
 	if pm.re != nil {
 		seen := map[string]bool{}
 		match = func(p string) bool {
-			if !strings.HasSuffix(normPath(p), pm.tail) {
+			f := normPath(p)
+			if !strings.HasSuffix(f, pm.tail) {
 				return false // refused without the regexp: not worth a place in seen
 			}
 			v, ok := seen[p]
 			if !ok {
-				v = pm.Match(p)
+				v = pm.re.MatchString(f) // what Match does once the tail is there
 				seen[p] = v
 			}
 			return v

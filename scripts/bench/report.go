@@ -176,7 +176,7 @@ func report(w io.Writer, rs []*sizeResult) int {
 	fmt.Fprintln(w, "(fresh: a new process per call; warm: one server asked again, timed from the request to the")
 	fmt.Fprintln(w, " answer's arrival, its RSS read once it has answered every tool; after append: one line is")
 	fmt.Fprintln(w, " appended first; after call+result: a tool call is appended and asked about, then its")
-	fmt.Fprintln(w, " result, and the second answer is timed; an after-append round is the median of 5 appends;")
+	fmt.Fprintf(w, " result, and the second answer is timed; an after-append round is the median of %d appends;\n", appendSamples)
 	fmt.Fprintln(w, " search_transcripts: the rare word;")
 	fmt.Fprintln(w, " list_recent_sessions: limit=20; peak RSS: every process, the answer sizes' server too;")
 	fmt.Fprintln(w, " warm RSS: the warm server's resident set at that moment (VmRSS), no target.")
