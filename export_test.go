@@ -165,7 +165,7 @@ func checkSums(t *testing.T, what string, got, want usageBlock) {
 // same snapshot the commands read.
 func callCounts(t *testing.T) map[string]logs.OutcomeCounts {
 	t.Helper()
-	a, err := setup(time.Now)
+	a, err := setup(time.Now, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return uninstallCommand(args[1:], stdout, stderr)
 		}
 	}
-	a, err := setup(now)
+	a, err := setup(now, len(args) == 0)
 	if len(args) > 0 && args[0] == "doctor" { // doctor reports a bad configuration itself
 		return doctorCommand(ctx, a, err, stdout)
 	}
@@ -173,8 +173,11 @@ func localZone() *time.Location {
 	return time.Local
 }
 
-// setup reads the environment. Every error is one readable line.
-func setup(now func() time.Time) (*app, error) {
+// setup reads the environment. Every error is one readable line. Only a
+// server (serving) watches for changes: a one-shot command (call, export,
+// doctor) reads once and exits, and setting the watches up would cost it a
+// statfs and an inotify watch per folder (833 of each at 1 GB).
+func setup(now func() time.Time, serving bool) (*app, error) {
 	var env envConfig
 	if err := envconfig.Process("AGENT_ACTIVITY", &env); err != nil {
 		return nil, err
@@ -226,7 +229,7 @@ func setup(now func() time.Time) (*app, error) {
 	if codexRoots := splitRoots(env.CodexRoot); len(codexRoots) > 0 {
 		sources = append(sources, logs.Source{Agent: codex.Agent{}, Roots: codexRoots})
 	}
-	cfg := logs.Config{Sources: sources, RootLabels: labels, LiveWindow: window, Now: now, Location: loc, Pricing: table, Watch: true,
+	cfg := logs.Config{Sources: sources, RootLabels: labels, LiveWindow: window, Now: now, Location: loc, Pricing: table, Watch: serving,
 		CallerSessionID: strings.TrimSpace(env.CallerSessionID), Built: servingGC}
 	return &app{cfg: cfg, store: logs.NewStore(cfg), pricingFrom: table.Source()}, nil
 }

@@ -755,6 +755,14 @@ func (d *fastDecoder) peek() byte {
 }
 
 func (d *fastDecoder) ws() {
+	if d.i < len(d.b) && d.b[d.i] > ' ' {
+		return // Claude Code writes no blanks between tokens: one test, inlined
+	}
+	d.blanks()
+}
+
+// blanks skips the blanks ws found.
+func (d *fastDecoder) blanks() {
 	for d.i < len(d.b) {
 		switch d.b[d.i] {
 		case ' ', '\t', '\n', '\r':
