@@ -92,23 +92,21 @@ func (s *Store) Recent(ctx context.Context, limit int, repo string) (RecentResul
 	next := 0
 	for size := 4; ; size *= 2 { // batches double, so rebuilding the partial snapshot stays cheap
 		// Read the next batch of sessions.
-		var work []*FileSummary
-		var batch []discovered
+		var work []scanJob
 		for n := 0; next < len(cands) && n < size; next, n = next+1, n+1 {
 			for _, d := range cands[next].files {
 				if read[d.Path] == nil {
 					fs := newFileSummary(d)
 					read[d.Path] = fs
-					work = append(work, fs)
-					batch = append(batch, d)
+					work = append(work, newScanJob(fs, d.Info))
 				}
 			}
 		}
-		if err := scanAll(ctx, work, batch, nil, nil); err != nil {
+		if err := scanAll(ctx, work, nil, nil); err != nil {
 			return RecentResult{}, false, err
 		}
-		for _, f := range work {
-			s.files[f.Path] = f
+		for _, j := range work {
+			s.files[j.f.Path] = j.f
 		}
 		snap, _ := buildSnapshot(s.cfg, read, roots)
 		var listed []*Session
