@@ -3,25 +3,29 @@ package logs
 import (
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/agent-activity/agent-activity/pricing"
 )
 
-// extendSnapshot builds the next snapshot from prev when the only change on
-// disk is lines appended to known files (a live session writing): only the
-// sessions of the grown files are rebuilt, from their previous responses plus
-// the files' new and updated messages. ok is false when the change needs a
-// full build instead: a message that moves between sessions, a session whose
-// start moved (ownership follows start order), a file that changed session.
+// extendSnapshot builds the next snapshot from prev when the only changes on
+// disk are lines appended to known files (a live session writing) and new
+// files (added: a session or a subagent starting): only the sessions of the
+// grown and added files are rebuilt, from their previous responses plus the
+// files' new and updated messages, and an added file that starts a session
+// makes a new one. ok is false when the change needs a full build instead: a
+// message that moves between sessions, a session whose start moved
+// (ownership follows start order), a file that changed session, an added
+// file holding a message another file has.
 // The index is updated in place; after ok=false the caller rebuilds it.
 // fewChanged is how many grown files and changed sessions an extension
 // finds by scanning the lists rather than looking every element up (a
 // variable for the test that takes the other way too).
 var fewChanged = 8
 
-func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*FileSummary, st *extendStats) (*Snapshot, bool) {
-	if len(grown) == 0 {
+func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*FileSummary, added []*FileSummary, st *extendStats) (*Snapshot, bool) {
+	if len(grown) == 0 && len(added) == 0 {
 		return prev, true
 	}
 	for old, nf := range grown {
@@ -39,6 +43,32 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 		if !slices.Contains(touched, old.home.s) {
 			touched = append(touched, old.home.s)
 		}
+	}
+	// Each added file joins the session a full build would put it in: one of
+	// prev's (joins), or one it starts (born).
+	joins := map[*Session][]*FileSummary{}
+	var born []*Session
+	for _, nf := range added {
+		sid, key := sessionOf(nf)
+		if s := sessionByKey(prev.Sessions, sid, key); s != nil {
+			joins[s] = append(joins[s], nf)
+			if !slices.Contains(touched, s) {
+				touched = append(touched, s)
+			}
+			continue
+		}
+		ns := sessionByKey(born, sid, key)
+		if ns == nil {
+			ns = newSession(nf, sid, key)
+			born = append(born, ns)
+		}
+		if nf.Kind == MainFile && ns.Main != nil {
+			return nil, false
+		}
+		ns.add(nf)
+	}
+	if len(added) > 0 && namedElsewhere(prev.Files, grown, added) {
+		return nil, false
 	}
 	// The new value of every session with a grown file.
 	next := map[*Session]*Session{}
@@ -68,6 +98,18 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 				}
 			}
 		}
+		if js := joins[s]; len(js) > 0 {
+			if ns == nil {
+				ns = &Session{ID: s.ID, Agent: s.Agent, Key: s.Key, Root: s.Root, Machine: s.Machine, ProjectDir: s.ProjectDir, Project: s.Project,
+					Main: s.Main, Subagents: append([]*FileSummary(nil), s.Subagents...)}
+			}
+			for _, nf := range js {
+				if nf.Kind == MainFile && ns.Main != nil {
+					return nil, false
+				}
+				ns.add(nf) // its home is set below, with ns's
+			}
+		}
 		if ns == nil {
 			continue
 		}
@@ -87,6 +129,9 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 			}
 		}
 		ns.home, s.home.s = s.home, ns // the index finds ns where it found s
+		for _, nf := range joins[s] {
+			nf.home = ns.home
+		}
 		next[s] = ns
 	}
 	for old, ns := range next {
@@ -117,9 +162,15 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 				claimMessage(index, ns, nf, &m)
 			}
 		}
+		for _, nf := range joins[old] {
+			if !ns.claimAdded(index, nf) {
+				return nil, false
+			}
+			st.joined++
+		}
 		if ns.keptResponses(old, grown) {
 			ns.continueTally(old, prev.Pricing, prev.cfg.Location)
-			if ns.keptCalls(old, grown) {
+			if len(joins[old]) == 0 && ns.keptCalls(old, grown) {
 				ns.continueCalls(old, index)
 				st.continued++
 			} else {
@@ -132,15 +183,36 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 			st.retallied++
 		}
 	}
+	for _, ns := range born {
+		finishSession(ns)
+		index.addHome(ns.home)
+		for _, f := range ns.Files() {
+			if !ns.claimAdded(index, f) {
+				return nil, false
+			}
+		}
+		ns.ownCalls(index)
+		ns.tally(prev.Pricing, prev.cfg.Location)
+		st.born++
+	}
 	snap := &Snapshot{Roots: prev.Roots, Pricing: prev.Pricing, cfg: prev.cfg}
-	snap.oldest.Store(prev.oldest.Load()) // the same sessions and starts
+	// The same sessions with the same starts, and the born ones.
+	if p := prev.oldest.Load(); p != nil {
+		oldest := *p
+		for _, ns := range born {
+			if ns.Start != 0 && (oldest == 0 || ns.Start < oldest) {
+				oldest = ns.Start
+			}
+		}
+		snap.oldest.Store(&oldest)
+	}
 	// The files, and the sessions most recently active first as sortByEnd
 	// orders them: the others keep their order, and each new value goes
 	// where it sorts. The lists are copied whole and the few elements that
 	// changed found by a scan of pointers (a map lookup per element cost
 	// about 0.7 ms per append at 4 GB: 15,000 files, 12,000 sessions).
 	snap.Files = slices.Clone(prev.Files)
-	snap.Sessions = make([]*Session, 0, len(prev.Sessions)+len(next))
+	snap.Sessions = make([]*Session, 0, len(prev.Sessions)+len(next)+len(born))
 	if len(grown) <= fewChanged && len(next) <= fewChanged {
 		for old, nf := range grown {
 			i := slices.Index(snap.Files, old)
@@ -169,9 +241,15 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 			}
 		}
 	}
+	for _, nf := range added { // where a full build's sort by path puts it
+		i, _ := slices.BinarySearchFunc(snap.Files, nf.Path, func(f *FileSummary, p string) int { return strings.Compare(f.Path, p) })
+		snap.Files = slices.Insert(snap.Files, i, nf)
+	}
 	for _, ns := range next {
-		i := sort.Search(len(snap.Sessions), func(j int) bool { return endsBefore(ns, snap.Sessions[j]) })
-		snap.Sessions = slices.Insert(snap.Sessions, i, ns)
+		snap.Sessions = insertByEnd(snap.Sessions, ns)
+	}
+	for _, ns := range born {
+		snap.Sessions = insertByEnd(snap.Sessions, ns)
 	}
 	if prev.flat {
 		snap.runs, snap.flat, snap.runsMemo = prev.runs, true, prev.runsMemo
@@ -187,9 +265,84 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 			}
 			snap.fresh = append(snap.fresh, ns)
 		}
+		snap.fresh = append(snap.fresh, born...) // no run of theirs is in runs
 		sortByEnd(snap.fresh)
 	}
 	return snap, true
+}
+
+// insertByEnd puts s into ss where sortByEnd would.
+func insertByEnd(ss []*Session, s *Session) []*Session {
+	i := sort.Search(len(ss), func(j int) bool { return endsBefore(s, ss[j]) })
+	return slices.Insert(ss, i, s)
+}
+
+// sessionByKey is the session of ss with this id and key, or nil.
+func sessionByKey(ss []*Session, sid, key string) *Session {
+	for _, s := range ss {
+		if s.ID == sid && s.Key == key {
+			return s
+		}
+	}
+	return nil
+}
+
+// claimAdded claims the messages of f, a file an extension added to s, as a
+// full build would: in order, each new or a copy of one f holds before it.
+// A message another file already has is false: where a full build would give
+// it (start order, then the order of a session's files) is left to one.
+func (s *Session) claimAdded(index *respIndex, f *FileSummary) bool {
+	from := len(s.responses) // f's responses are appended from here
+	for _, m := range f.Messages() {
+		if !m.Counts() {
+			continue
+		}
+		if ref, ok := index.get(m.Key); ok && m.Key != 0 {
+			if ref.h != s.home || int(ref.i) < from || s.responses[ref.i].File != f {
+				return false
+			}
+		}
+		claimMessage(index, s, f, &m)
+	}
+	return true
+}
+
+// namedElsewhere reports whether a call of a file other than the added ones
+// names a message that an added file holds: that call goes with its message,
+// so its owner may change, and only a full build looks at every call.
+func namedElsewhere(files []*FileSummary, grown map[*FileSummary]*FileSummary, added []*FileSummary) bool {
+	var filter [4]uint64 // a bit per key's low byte: most calls are ruled out by it
+	keys := map[uint64]bool{}
+	for _, f := range added {
+		for _, m := range f.Messages() {
+			if m.Key != 0 {
+				keys[m.Key] = true
+				filter[m.Key>>6&3] |= 1 << (m.Key & 63)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return false
+	}
+	names := func(f *FileSummary) bool {
+		for i := range f.Calls {
+			if m := f.Calls[i].Msg; filter[m>>6&3]&(1<<(m&63)) != 0 && m != 0 && keys[m] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range files {
+		if names(f) {
+			return true
+		}
+	}
+	for _, f := range grown {
+		if names(f) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameMessage reports whether a message is unchanged by an append.
@@ -200,9 +353,10 @@ func sameMessage(a, b *Message) bool {
 }
 
 // extendStats counts how extensions rebuilt their sessions (tests and
-// benchmarks read them): continued from the session before, tallies only, or
-// in full.
-type extendStats struct{ continued, tallyOnly, retallied int }
+// benchmarks read them): continued from the session before, tallies only, in
+// full, or made for a file that starts a session; and the files added to
+// sessions that were there (joined).
+type extendStats struct{ continued, tallyOnly, retallied, born, joined int }
 
 // keptResponses reports whether the extended session s begins with every
 // response of old, unchanged (a file moved to its extended summary is the

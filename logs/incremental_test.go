@@ -142,6 +142,16 @@ func testIncrementalMatchesFullBuild(t *testing.T) {
 			late = late[1:]
 			appendLine(t, r.path, user(r.sid, "late-"+r.id, ts, toolResult(r.id, "no such file", yes), ""))
 		}
+		if rng.IntN(5) == 0 { // a file appears: a session or a subagent starting
+			np, content := newFileStep(step, rng.IntN(4), p, sid, ts, lastMsg[p])
+			if err := os.MkdirAll(filepath.Dir(np), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(np, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, np) // later steps may append to it
+		}
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -179,10 +189,43 @@ func testIncrementalMatchesFullBuild(t *testing.T) {
 	if st.extensions < 50 {
 		t.Errorf("only %d of 100 looks were incremental (%d full builds)", st.extensions, st.fullBuilds)
 	}
-	t.Logf("%d incremental, %d full builds; sessions continued %d, tallies only %d, in full %d", st.extensions, st.fullBuilds, st.ext.continued, st.ext.tallyOnly, st.ext.retallied)
-	if st.ext.continued == 0 || st.ext.retallied == 0 || st.ext.tallyOnly == 0 {
+	t.Logf("%d incremental, %d full builds; sessions continued %d, tallies only %d, in full %d, born %d; files joined %d",
+		st.extensions, st.fullBuilds, st.ext.continued, st.ext.tallyOnly, st.ext.retallied, st.ext.born, st.ext.joined)
+	if st.ext.continued == 0 || st.ext.retallied == 0 || st.ext.tallyOnly == 0 || st.ext.born == 0 || st.ext.joined == 0 {
 		t.Errorf("an extension path was not taken: %+v", st.ext)
 	}
+}
+
+// newFileStep is a transcript file that appears beside p (of session sid)
+// at ts: a session of its own (kind 0), a subagent of sid (1), a session
+// holding a copy of p's last new response (2: the copy's owner is decided by
+// start order, which a full build decides), or a subagent of another session
+// whose response is the message of p's last new line (3: a call of p may go
+// with that message).
+func newFileStep(step, kind int, p, sid, ts, last string) (path, content string) {
+	dir := filepath.Dir(p)
+	msg := fmt.Sprintf("msg_new_%d", step)
+	if kind >= 2 && last != "" {
+		msg = last
+	}
+	switch kind {
+	case 0, 2:
+		nsid := fmt.Sprintf("0e%06d-0000-4000-8000-000000000000", step)
+		return filepath.Join(dir, nsid+".jsonl"), user(nsid, fmt.Sprintf("new-u-%d", step), ts, `"start"`, "") +
+			asst(nsid, fmt.Sprintf("new-a-%d", step), ts, msg, "claude-sonnet-4-5", toolUse(fmt.Sprintf("t_new_%d", step), "Bash", `{"command":"make"}`), 7, 11, 0, 50, "") +
+			user(nsid, fmt.Sprintf("new-r-%d", step), ts, toolResult(fmt.Sprintf("t_new_%d", step), "ok", no), "")
+	}
+	owner := sid
+	if kind == 3 {
+		owner = fmt.Sprintf("0f%06d-0000-4000-8000-000000000000", step) // a session with no main file
+	}
+	agent := fmt.Sprintf("zz%d", step)
+	side := func(l string) string {
+		return strings.Replace(l, `"isSidechain":false`, `"isSidechain":true,"agentId":"`+agent+`"`, 1)
+	}
+	return filepath.Join(dir, owner, "subagents", "agent-"+agent+".jsonl"),
+		side(asst(owner, fmt.Sprintf("sub-a-%d", step), ts, msg, "claude-haiku-4-5", toolUse(fmt.Sprintf("t_sub_%d", step), "Grep", `{"pattern":"y"}`), 5, 9, 20, 0, "")) +
+			side(user(owner, fmt.Sprintf("sub-r-%d", step), ts, toolResult(fmt.Sprintf("t_sub_%d", step), "found", no), ""))
 }
 
 // memoQueries are report shapes whose runs' memo the extensions reuse.
@@ -326,4 +369,112 @@ func TestBuiltAfterFullBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	look(2)
+}
+
+// TestExtensionAddsFiles: a file that appears (a session or a subagent
+// starting) extends the snapshot, unless one of its messages is known
+// elsewhere, which takes a full build; either way the snapshot is a full
+// build's.
+func TestExtensionAddsFiles(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "projects")
+	dir := filepath.Join(root, "-home-dev-grow")
+	sid := "5e2f1c1a-0000-4000-8000-0000000000a1"
+	main := filepath.Join(dir, sid+".jsonl")
+	write := func(p, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts := "2026-11-29T10:00:00.000Z"
+	write(main, user(sid, "u1", ts, `"go"`, "")+
+		asst(sid, "a1", ts, "msg_a1", "claude-sonnet-4-5", toolUse("t1", "Bash", `{"command":"ls"}`), 3, 5, 0, 10, "")+
+		user(sid, "r1", ts, toolResult("t1", "ok", no), "")+
+		asst(sid, "a2", ts, "msg_a2", "claude-sonnet-4-5", toolUse("t2", "Read", `{"file_path":"/x"}`), 1, 1, 0, 0, `,"isApiErrorMessage":true`))
+	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
+	st := NewStore(cfg)
+	if _, err := st.Snapshot(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	side := func(owner, agent, uuid, msg string, out int64) string {
+		return strings.Replace(asst(owner, uuid, ts, msg, "claude-haiku-4-5", textBlock, 1, out, 0, 0, ""),
+			`"isSidechain":false`, `"isSidechain":true,"agentId":"`+agent+`"`, 1)
+	}
+	other := "5e2f1c1a-0000-4000-8000-0000000000b2"
+	steps := []struct {
+		name     string
+		path     string
+		content  string
+		extended bool
+	}{
+		{"a subagent of the session", filepath.Join(dir, sid, "subagents", "agent-s1.jsonl"), side(sid, "s1", "s1a", "msg_s1", 4) + side(sid, "s1", "s1b", "msg_s1", 6), true},
+		{"a session of its own", filepath.Join(dir, other+".jsonl"), asst(other, "o1", ts, "msg_o1", "claude-opus-4-5", textBlock, 1, 2, 3, 4, ""), true},
+		{"a subagent of a session with no main file yet", filepath.Join(dir, "5e2f1c1a-0000-4000-8000-0000000000c3", "subagents", "agent-c1.jsonl"), side("5e2f1c1a-0000-4000-8000-0000000000c3", "c1", "c1a", "msg_c1", 8), true},
+		{"that session's main file", filepath.Join(dir, "5e2f1c1a-0000-4000-8000-0000000000c3.jsonl"), asst("5e2f1c1a-0000-4000-8000-0000000000c3", "c0", ts, "msg_c0", "claude-opus-4-5", textBlock, 1, 1, 0, 0, ""), true},
+		{"a copy of another file's response", filepath.Join(dir, "5e2f1c1a-0000-4000-8000-0000000000d4.jsonl"), asst("5e2f1c1a-0000-4000-8000-0000000000d4", "d1", ts, "msg_o1", "claude-opus-4-5", textBlock, 1, 9, 3, 4, ""), false},
+		{"a session older than every other (synced from another machine)", filepath.Join(dir, "5e2f1c1a-0000-4000-8000-0000000000e5.jsonl"), asst("5e2f1c1a-0000-4000-8000-0000000000e5", "e0", "2026-11-20T08:00:00.000Z", "msg_e0", "claude-opus-4-5", textBlock, 5, 5, 0, 0, ""), true},
+		{"a copy of a subagent's response", filepath.Join(dir, sid, "subagents", "agent-s2.jsonl"), side(sid, "s2", "s2a", "msg_s1", 6), false},
+		{"a subagent after that full build", filepath.Join(dir, sid, "subagents", "agent-s3.jsonl"), side(sid, "s3", "s3a", "msg_s3", 1), true},
+	}
+	for _, s := range steps {
+		ext, full := st.extensions, st.fullBuilds
+		write(s.path, s.content)
+		got, err := st.Snapshot(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if extended := st.extensions == ext+1 && st.fullBuilds == full; extended != s.extended {
+			t.Errorf("%s: extended %v, want %v (extensions %d→%d, full builds %d→%d)", s.name, extended, s.extended, ext, st.extensions, full, st.fullBuilds)
+		}
+		want, err := NewStore(cfg).Snapshot(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := digest(got), digest(want); g != w {
+			t.Fatalf("%s: snapshot differs from a full build\n got: %s\nwant: %s", s.name, g, w)
+		}
+	}
+	// The files an extension added are found again by the next one.
+	for _, p := range []string{steps[len(steps)-1].path, filepath.Join(dir, "5e2f1c1a-0000-4000-8000-0000000000e5.jsonl")} {
+		ext := st.extensions
+		appendLine(t, p, side(sid, "s3", "s3z", "msg_z_"+filepath.Base(p), 2))
+		got, err := st.Snapshot(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.extensions != ext+1 {
+			t.Errorf("an append to %s took a full build", filepath.Base(p))
+		}
+		want, _ := NewStore(cfg).Snapshot(context.Background(), nil)
+		if g, w := digest(got), digest(want); g != w {
+			t.Fatalf("an append to %s: snapshot differs from a full build\n got: %s\nwant: %s", filepath.Base(p), g, w)
+		}
+	}
+	if st.ext.born != 3 || st.ext.joined != 3 {
+		t.Errorf("born %d sessions, joined %d files; want 3 and 3", st.ext.born, st.ext.joined)
+	}
+}
+
+// TestNamedElsewhere: an added file's message named by a call of another
+// file, known or grown, takes a full build.
+func TestNamedElsewhere(t *testing.T) {
+	added := &FileSummary{messages: packMessages([]Message{{Key: 42, HasUsage: true}})}
+	other := &FileSummary{Calls: []Call{{Msg: 7}, {Msg: 0}}}
+	naming := &FileSummary{Calls: []Call{{Msg: 7}, {Msg: 42}}}
+	for _, c := range []struct {
+		files []*FileSummary
+		grown map[*FileSummary]*FileSummary
+		want  bool
+	}{
+		{[]*FileSummary{other}, nil, false},
+		{[]*FileSummary{other, naming}, nil, true},
+		{[]*FileSummary{other}, map[*FileSummary]*FileSummary{other: naming}, true},
+	} {
+		if got := namedElsewhere(c.files, c.grown, []*FileSummary{added}); got != c.want {
+			t.Errorf("files %v grown %v: %v, want %v", c.files, c.grown, got, c.want)
+		}
+	}
 }

@@ -27,6 +27,12 @@ func newRespIndex(n int, homes []*sessionHome) *respIndex {
 	return &respIndex{slots: make([]respSlot, n+n/4+1), homes: homes}
 }
 
+// addHome numbers the home of a session an extension adds.
+func (x *respIndex) addHome(h *sessionHome) {
+	h.no = uint32(len(x.homes))
+	x.homes = append(x.homes, h)
+}
+
 // slot returns the slot of key, or the free slot where it would go.
 func (x *respIndex) slot(key uint64) *respSlot { return &x.slots[x.at(key)] }
 

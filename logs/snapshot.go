@@ -392,24 +392,13 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 	sort.Slice(order, func(i, j int) bool { return order[i].Path < order[j].Path })
 	snap.Files = order
 	for _, f := range order {
-		sid := f.SessionID
-		if sid == "" {
-			// A legacy agent file with no sessionId in any line: its own session.
-			sid = "agent-" + f.AgentID
-		}
-		key := f.ProjectDir + string(filepath.Separator) + sid
+		sid, key := sessionOf(f)
 		s := bySession[key]
 		if s == nil {
-			s = &Session{ID: sid, Agent: f.agent.Name(), Key: key, Root: f.Root.Path, Machine: machineOf(f.Root), ProjectDir: f.ProjectDir, Project: f.Project}
-			s.home = &sessionHome{s: s}
+			s = newSession(f, sid, key)
 			bySession[key] = s
 		}
-		if f.Kind == MainFile {
-			s.Main = f
-		} else {
-			s.Subagents = append(s.Subagents, f)
-		}
-		f.home = s.home
+		s.add(f)
 	}
 	for _, s := range bySession {
 		finishSession(s)
@@ -443,6 +432,34 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 	sortByEnd(snap.Sessions)
 	snap.flatten()
 	return snap, index
+}
+
+// sessionOf is the id and the key of the session a file belongs to.
+func sessionOf(f *FileSummary) (sid, key string) {
+	sid = f.SessionID
+	if sid == "" {
+		// A legacy agent file with no sessionId in any line: its own session.
+		sid = "agent-" + f.AgentID
+	}
+	return sid, f.ProjectDir + string(filepath.Separator) + sid
+}
+
+// newSession is the session of f, with nothing in it yet.
+func newSession(f *FileSummary, sid, key string) *Session {
+	s := &Session{ID: sid, Agent: f.agent.Name(), Key: key, Root: f.Root.Path, Machine: machineOf(f.Root), ProjectDir: f.ProjectDir, Project: f.Project}
+	s.home = &sessionHome{s: s}
+	return s
+}
+
+// add puts f among the session's files (a full build sorts its subagents
+// by path in finishSession).
+func (s *Session) add(f *FileSummary) {
+	if f.Kind == MainFile {
+		s.Main = f
+	} else {
+		s.Subagents = append(s.Subagents, f)
+	}
+	f.home = s.home
 }
 
 // responsesBound is the most responses the messages of files can make: one

@@ -149,6 +149,7 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	staged := make(map[string]*FileSummary, len(cands))
 	changed := len(found) != len(s.files)
 	grown := map[*FileSummary]*FileSummary{} // old summary -> its extended clone
+	var added []*FileSummary                  // files new to the store
 	rescanned := false
 	for _, d := range cands {
 		old := s.files[d.Path]
@@ -165,7 +166,12 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 			fs := newFileSummary(d)
 			staged[d.Path] = fs
 			work = append(work, newScanJob(fs, d.Info))
-			changed, rescanned = true, true
+			changed = true
+			if old == nil {
+				added = append(added, fs)
+			} else {
+				rescanned = true // rewritten, or unreadable before
+			}
 		}
 	}
 	if err := scanAll(ctx, work, progress, hook); err != nil {
@@ -181,8 +187,10 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	if !changed && s.snap != nil && rootsEqual(s.snap.Roots, roots) {
 		return s.snap, false, nil
 	}
-	if s.snap != nil && !rescanned && len(found) == len(s.files) && rootsEqual(s.snap.Roots, roots) {
-		if snap, ok := extendSnapshot(s.snap, s.index, grown, &s.ext); ok {
+	// Every known file is still there when found is the known ones and the
+	// added ones.
+	if s.snap != nil && !rescanned && len(found) == len(s.files)+len(added) && rootsEqual(s.snap.Roots, roots) {
+		if snap, ok := extendSnapshot(s.snap, s.index, grown, added, &s.ext); ok {
 			s.files, s.snap = next, snap
 			s.extensions++
 			return snap, false, nil
