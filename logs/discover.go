@@ -13,6 +13,9 @@ type discovered struct {
 	transcript.File
 	agent transcript.Agent
 	Info  transcript.FileInfo
+	// In a trusted discovery (discoverTrusted): the file was in the last
+	// discovery (known), and its stat was taken now rather than kept (stated).
+	known, stated bool
 }
 
 // RootInfo says what a configured log root is and whose history it holds.
@@ -29,9 +32,40 @@ type RootInfo struct {
 func discover(dirs *transcript.DirCache, cfg Config, out []discovered) ([]discovered, []RootInfo) {
 	dirs.BeginPass()
 	defer dirs.EndPass()
+	out, infos := list(dirs, cfg, out)
+	return statAll(dirs, out, nil), infos
+}
+
+// discoverTrusted is discover for a caller that knows which folders' entries
+// changed (relist) and which files' stats it holds (keep fills d.Info and
+// reports true for such a file): the other folders' listings come from the
+// cache without a stat, and only the files keep declines are stated.
+func discoverTrusted(dirs *transcript.DirCache, cfg Config, out []discovered, relist map[string]bool, keep func(d *discovered) bool) ([]discovered, []RootInfo) {
+	dirs.BeginTrustedPass(relist)
+	defer dirs.EndPass()
+	out, infos := list(dirs, cfg, out)
+	return statAll(dirs, out, keep), infos
+}
+
+// listBufs recycles list's buffer of an agent's files: a look of a 4 GB
+// history grew one to 15,000 files (1.5 MB, copied as it doubled) only to
+// drop it.
+var listBufs sync.Pool // *[]transcript.File
+
+// list is the files of every source's roots, not yet stated.
+func list(dirs *transcript.DirCache, cfg Config, out []discovered) ([]discovered, []RootInfo) {
 	out = out[:0]
 	var infos []RootInfo
-	var files []transcript.File
+	bp, _ := listBufs.Get().(*[]transcript.File)
+	if bp == nil {
+		bp = new([]transcript.File)
+	}
+	files := *bp
+	defer func() {
+		clear(files[:cap(files)]) // keeps no roots or paths alive
+		*bp = files[:0]
+		listBufs.Put(bp)
+	}()
 	for _, src := range cfg.sources() {
 		for _, path := range src.Roots {
 			root := transcript.NewRoot(path, cfg.RootLabels[path])
@@ -42,24 +76,21 @@ func discover(dirs *transcript.DirCache, cfg Config, out []discovered) ([]discov
 			}
 		}
 	}
-	return statAll(dirs, out), infos
+	return out, infos
 }
 
 // statAll stats the found files in parallel (stat is most of a refresh),
 // keeping regular files seen for the first time in this pass, in order.
-func statAll(dirs *transcript.DirCache, found []discovered) []discovered {
-	var wg sync.WaitGroup
-	const workers = 4
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(found); i += workers {
-				found[i].Info = transcript.Stat(found[i].Path)
-			}
-		}(w)
+// keep, when not nil, fills the stats it holds: only the rest are taken.
+func statAll(dirs *transcript.DirCache, found []discovered, keep func(d *discovered) bool) []discovered {
+	at := make([]int, 0, len(found)) // the files to state
+	for i := range found {
+		if keep == nil || !keep(&found[i]) {
+			found[i].stated = keep != nil
+			at = append(at, i)
+		}
 	}
-	wg.Wait()
+	statEach(found, at)
 	out := found[:0]
 	for _, d := range found {
 		if d.Info.Regular && dirs.FirstVisit(d.Info.ID) {
@@ -67,4 +98,28 @@ func statAll(dirs *transcript.DirCache, found []discovered) []discovered {
 		}
 	}
 	return out
+}
+
+// statEach stats the files of found at the indexes at, in parallel when
+// there are many.
+func statEach(found []discovered, at []int) {
+	if len(at) < 64 {
+		for _, i := range at {
+			found[i].Info = transcript.Stat(found[i].Path)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	const workers = 4
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for k := w; k < len(at); k += workers {
+				i := at[k]
+				found[i].Info = transcript.Stat(found[i].Path)
+			}
+		}(w)
+	}
+	wg.Wait()
 }

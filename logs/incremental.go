@@ -309,7 +309,10 @@ func (s *Session) claimAdded(index *respIndex, f *FileSummary) bool {
 
 // namedElsewhere reports whether a call of a file other than the added ones
 // names a message that an added file holds: that call goes with its message,
-// so its owner may change, and only a full build looks at every call.
+// so its owner may change, and only a full build looks at every call. A call
+// whose message counts is no such case: that message is a response, in the
+// index, and claimAdded declines a copy of it; so only the calls of files
+// marked namesUncounted are looked at.
 func namedElsewhere(files []*FileSummary, grown map[*FileSummary]*FileSummary, added []*FileSummary) bool {
 	var filter [4]uint64 // a bit per key's low byte: most calls are ruled out by it
 	keys := map[uint64]bool{}
@@ -325,6 +328,9 @@ func namedElsewhere(files []*FileSummary, grown map[*FileSummary]*FileSummary, a
 		return false
 	}
 	names := func(f *FileSummary) bool {
+		if !f.namesUncounted {
+			return false
+		}
 		for i := range f.Calls {
 			if m := f.Calls[i].Msg; filter[m>>6&3]&(1<<(m&63)) != 0 && m != 0 && keys[m] {
 				return true

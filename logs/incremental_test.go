@@ -144,12 +144,7 @@ func testIncrementalMatchesFullBuild(t *testing.T) {
 		}
 		if rng.IntN(5) == 0 { // a file appears: a session or a subagent starting
 			np, content := newFileStep(step, rng.IntN(4), p, sid, ts, lastMsg[p])
-			if err := os.MkdirAll(filepath.Dir(np), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(np, []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, np, content)
 			files = append(files, np) // later steps may append to it
 		}
 		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
@@ -248,6 +243,17 @@ func reportUnmemoized(snap *Snapshot, q ReportQuery) Report {
 }
 
 var noUsage = regexp.MustCompile(`,"usage":\{[^}]*\}`)
+
+// writeFile writes a file, and the folders it is in.
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
 
 func appendLine(t *testing.T, path, line string) {
 	t.Helper()
@@ -380,20 +386,14 @@ func TestExtensionAddsFiles(t *testing.T) {
 	dir := filepath.Join(root, "-home-dev-grow")
 	sid := "5e2f1c1a-0000-4000-8000-0000000000a1"
 	main := filepath.Join(dir, sid+".jsonl")
-	write := func(p, content string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, content string) { writeFile(t, p, content) }
 	ts := "2026-11-29T10:00:00.000Z"
 	write(main, user(sid, "u1", ts, `"go"`, "")+
 		asst(sid, "a1", ts, "msg_a1", "claude-sonnet-4-5", toolUse("t1", "Bash", `{"command":"ls"}`), 3, 5, 0, 10, "")+
 		user(sid, "r1", ts, toolResult("t1", "ok", no), "")+
-		asst(sid, "a2", ts, "msg_a2", "claude-sonnet-4-5", toolUse("t2", "Read", `{"file_path":"/x"}`), 1, 1, 0, 0, `,"isApiErrorMessage":true`))
+		// A copy with no usage, and a call: the call goes with whichever
+		// file has the message's response.
+		noUsage.ReplaceAllString(asst(sid, "a2", ts, "msg_a2", "claude-sonnet-4-5", toolUse("t2", "Read", `{"file_path":"/x"}`), 0, 0, 0, 0, ""), ""))
 	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)}
 	st := NewStore(cfg)
 	if _, err := st.Snapshot(context.Background(), nil); err != nil {
@@ -416,6 +416,7 @@ func TestExtensionAddsFiles(t *testing.T) {
 		{"that session's main file", filepath.Join(dir, "5e2f1c1a-0000-4000-8000-0000000000c3.jsonl"), asst("5e2f1c1a-0000-4000-8000-0000000000c3", "c0", ts, "msg_c0", "claude-opus-4-5", textBlock, 1, 1, 0, 0, ""), true},
 		{"a copy of another file's response", filepath.Join(dir, "5e2f1c1a-0000-4000-8000-0000000000d4.jsonl"), asst("5e2f1c1a-0000-4000-8000-0000000000d4", "d1", ts, "msg_o1", "claude-opus-4-5", textBlock, 1, 9, 3, 4, ""), false},
 		{"a session older than every other (synced from another machine)", filepath.Join(dir, "5e2f1c1a-0000-4000-8000-0000000000e5.jsonl"), asst("5e2f1c1a-0000-4000-8000-0000000000e5", "e0", "2026-11-20T08:00:00.000Z", "msg_e0", "claude-opus-4-5", textBlock, 5, 5, 0, 0, ""), true},
+		{"a response for the main file's call", filepath.Join(dir, "5e2f1c1a-0000-4000-8000-0000000000f6.jsonl"), asst("5e2f1c1a-0000-4000-8000-0000000000f6", "f1", ts, "msg_a2", "claude-sonnet-4-5", textBlock, 0, 0, 0, 0, ""), false},
 		{"a copy of a subagent's response", filepath.Join(dir, sid, "subagents", "agent-s2.jsonl"), side(sid, "s2", "s2a", "msg_s1", 6), false},
 		{"a subagent after that full build", filepath.Join(dir, sid, "subagents", "agent-s3.jsonl"), side(sid, "s3", "s3a", "msg_s3", 1), true},
 	}
@@ -462,8 +463,9 @@ func TestExtensionAddsFiles(t *testing.T) {
 // file, known or grown, takes a full build.
 func TestNamedElsewhere(t *testing.T) {
 	added := &FileSummary{messages: packMessages([]Message{{Key: 42, HasUsage: true}})}
-	other := &FileSummary{Calls: []Call{{Msg: 7}, {Msg: 0}}}
-	naming := &FileSummary{Calls: []Call{{Msg: 7}, {Msg: 42}}}
+	other := &FileSummary{Calls: []Call{{Msg: 7}, {Msg: 0}}, namesUncounted: true}
+	naming := &FileSummary{Calls: []Call{{Msg: 7}, {Msg: 42}}, namesUncounted: true}
+	counted := &FileSummary{Calls: []Call{{Msg: 42}}} // its message is a response: claimAdded's case
 	for _, c := range []struct {
 		files []*FileSummary
 		grown map[*FileSummary]*FileSummary
@@ -472,6 +474,7 @@ func TestNamedElsewhere(t *testing.T) {
 		{[]*FileSummary{other}, nil, false},
 		{[]*FileSummary{other, naming}, nil, true},
 		{[]*FileSummary{other}, map[*FileSummary]*FileSummary{other: naming}, true},
+		{[]*FileSummary{counted}, nil, false},
 	} {
 		if got := namedElsewhere(c.files, c.grown, []*FileSummary{added}); got != c.want {
 			t.Errorf("files %v grown %v: %v, want %v", c.files, c.grown, got, c.want)

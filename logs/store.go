@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"maps"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -61,6 +63,7 @@ type Store struct {
 	mu     sync.Mutex // serialises refreshes
 	dirs   *transcript.DirCache
 	found  []discovered   // the last discovery, reused as the next one's buffer
+	spare  []discovered   // the one before it, the buffer of a narrow look's discovery
 	synced bool           // files holds a summary of each of found, and nothing else
 	at     map[string]int // path -> its index in found, made by the first restat after a sweep
 	watch  *watcher       // nil: every look sweeps
@@ -71,6 +74,7 @@ type Store struct {
 	fullBuilds, extensions int // how snapshots were made (tests and benchmarks read them)
 	ext                    extendStats
 	sweeps, restats, quiet int // how looks were made
+	narrows                int // looks that listed only the folders the watcher named
 }
 
 // NewStore returns an empty store; nothing is read until the first Snapshot.
@@ -143,13 +147,14 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 			break
 		}
 	}
+	known := len(s.files) // before the files of a restat go in
 	var work []scanJob
 	// The entries of cands, written into files once the reads succeed
 	// after a restat; after a sweep, cands is every file and they are files.
 	staged := make(map[string]*FileSummary, len(cands))
 	changed := len(found) != len(s.files)
 	grown := map[*FileSummary]*FileSummary{} // old summary -> its extended clone
-	var added []*FileSummary                  // files new to the store
+	var added []*FileSummary                 // files new to the store
 	rescanned := false
 	for _, d := range cands {
 		old := s.files[d.Path]
@@ -189,7 +194,7 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	}
 	// Every known file is still there when found is the known ones and the
 	// added ones.
-	if s.snap != nil && !rescanned && len(found) == len(s.files)+len(added) && rootsEqual(s.snap.Roots, roots) {
+	if s.snap != nil && !rescanned && len(found) == known+len(added) && rootsEqual(s.snap.Roots, roots) {
 		if snap, ok := extendSnapshot(s.snap, s.index, grown, added, &s.ext); ok {
 			s.files, s.snap = next, snap
 			s.extensions++
@@ -219,16 +224,22 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 // after a sweep). ok is false when the watcher says nothing changed at all.
 func (s *Store) look() (found []discovered, roots []RootInfo, stated []int, ok bool) {
 	if s.watch != nil && s.snap != nil {
-		dirty, sweep := s.watch.take()
-		if !sweep && len(dirty) == 0 {
+		dirty, relist, sweep := s.watch.take()
+		if !sweep && len(dirty) == 0 && len(relist) == 0 {
 			s.quiet++
 			return nil, nil, nil, false
 		}
-		if !sweep {
+		if !sweep && len(relist) == 0 {
 			if stated, ok := s.restat(dirty); ok {
 				s.restats++
 				return s.found, s.snap.Roots, stated, true
 			}
+		}
+		if !sweep && len(relist) > 0 && !s.dirs.Linked() {
+			s.narrows++
+			found, roots, stated = s.narrow(relist, dirty)
+			s.watch.track(s.dirs.Visited()) // a folder it had not listed (a symlink's) is watched, and swept next
+			return found, roots, stated, true
 		}
 	}
 	s.sweeps++
@@ -240,16 +251,65 @@ func (s *Store) look() (found []discovered, roots []RootInfo, stated []int, ok b
 	return found, roots, nil, true
 }
 
-// restat refreshes the file information of the written files in the last
-// discovery and returns their indexes in it; ok is false when one of them is
-// no longer a regular file (the sweep then decides).
-func (s *Store) restat(dirty []string) ([]int, bool) {
+// narrow is the look after files appeared, went or moved in the folders
+// relist (the watcher's word for every other folder and file): a discovery
+// that lists only those folders again and stats only their files and the
+// written ones, every other listing and stat kept from the last look. stated
+// is the indexes in found of the files stated, or nil when a file of the
+// last discovery is gone (the caller then compares every file, as after a
+// sweep).
+func (s *Store) narrow(relist map[string]bool, dirty []string) (found []discovered, roots []RootInfo, stated []int) {
+	s.indexFound()
+	prev := s.found
+	written := make(map[string]bool, len(dirty))
+	for _, p := range dirty {
+		written[p] = true
+	}
+	keep := func(d *discovered) bool {
+		i, ok := s.at[d.Path]
+		d.known = ok
+		if !ok || written[d.Path] || relist[d.Path[:max(strings.LastIndexByte(d.Path, filepath.Separator), 0)]] {
+			return false // new, written, or in a folder whose entries changed (a name may be another file now)
+		}
+		d.Info = prev[i].Info
+		return true
+	}
+	found, roots = discoverTrusted(s.dirs, s.cfg, s.spare, relist, keep)
+	s.spare, s.found, s.at = prev, found, nil // the last discovery's buffer takes the next one
+	kept := 0
+	for i := range found {
+		if found[i].known {
+			kept++
+		}
+		if found[i].stated {
+			stated = append(stated, i)
+		}
+	}
+	if kept != len(prev) {
+		s.synced = false // a file went: compare them all
+		return found, roots, nil
+	}
+	if stated == nil {
+		stated = []int{} // nothing new or changed: still the restat's way
+	}
+	return found, roots, stated
+}
+
+// indexFound makes at, the index of found by path, if the last look did not.
+func (s *Store) indexFound() {
 	if s.at == nil {
 		s.at = make(map[string]int, len(s.found))
 		for i := range s.found {
 			s.at[s.found[i].Path] = i
 		}
 	}
+}
+
+// restat refreshes the file information of the written files in the last
+// discovery and returns their indexes in it; ok is false when one of them is
+// no longer a regular file (the sweep then decides).
+func (s *Store) restat(dirty []string) ([]int, bool) {
+	s.indexFound()
 	stated := make([]int, 0, len(dirty))
 	for _, p := range dirty {
 		i, ok := s.at[p]

@@ -160,6 +160,7 @@ type FileSummary struct {
 	*readState                  // during a read (and between reads of a hot file); nil otherwise
 	messages         messageLog // between reads of a file that is not hot: the messages, packed
 	hot              bool       // the last read was of an append: msgs and the lookups stay open for the next
+	namesUncounted   bool       // a call goes with a message of the file that is no response (see namedElsewhere)
 	provisional      []zeroCopy // zero copies the last read made responses of their own; the next read takes them back
 	MainAssistantIDs int        // distinct message ids of main-thread assistant lines
 	HumanPrompts     int
@@ -497,6 +498,7 @@ func (f *FileSummary) indexOpen() {
 }
 
 func (f *FileSummary) closeIndexes() {
+	f.noteUncounted()
 	if f.hot {
 		return
 	}
@@ -505,6 +507,31 @@ func (f *FileSummary) closeIndexes() {
 		giveList(f.msgs) // f's own, and nothing holds it once packed
 	}
 	f.readState = nil
+}
+
+// noteUncounted sets namesUncounted at the end of a read. Such a call is
+// rare (its message is an API error's, or a copy without usage): it belongs
+// to whichever file has that message's response, which another file can
+// bring.
+func (f *FileSummary) noteUncounted() {
+	f.namesUncounted = false
+	var keys []uint64
+	for _, list := range [2][]Message{f.msgs, f.prov} {
+		for i := range list {
+			if m := &list[i]; m.Key != 0 && !m.Counts() {
+				keys = append(keys, m.Key)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	for i := range f.Calls {
+		if slices.Contains(keys, f.Calls[i].Msg) {
+			f.namesUncounted = true
+			return
+		}
+	}
 }
 
 // Messages yields the file's messages in order (a summary between reads).

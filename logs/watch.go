@@ -21,6 +21,6 @@ package logs
 //
 // The platform's watcher implements these methods:
 //
-//	take() (dirty []string, sweep bool) // what changed since the last look
+//	take() (dirty []string, relist map[string]bool, sweep bool) // what changed since the last look
 //	track(dirs []string)                // watch every folder a sweep listed
 //	close()

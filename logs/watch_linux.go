@@ -16,6 +16,7 @@ type watcher struct {
 	watched map[string]bool  // folder -> watched
 	dirs    map[int32]string // watch descriptor -> folder
 	dirty   map[string]bool  // known files written since the last look
+	relist  map[string]bool  // folders in which a file appeared, went or moved
 	sweep   bool             // something only a full sweep can account for
 	broken  bool             // the watcher failed: sweep from now on
 	buf     []byte
@@ -34,21 +35,26 @@ func newWatcher() *watcher {
 		return nil
 	}
 	return &watcher{fd: fd, watched: map[string]bool{}, dirs: map[int32]string{}, dirty: map[string]bool{},
-		sweep: true, buf: make([]byte, 64<<10)}
+		relist: map[string]bool{}, sweep: true, buf: make([]byte, 64<<10)}
 }
 
 // take reads every event queued so far and returns what changed since the
 // last look: sweep is true when only a full sweep can say; otherwise dirty
-// lists the files written in place (nil: nothing changed).
-func (w *watcher) take() (dirty []string, sweep bool) {
+// lists the files written in place and relist the folders in which a file
+// appeared, went or was renamed (both empty: nothing changed). relist is the
+// caller's until the next take.
+func (w *watcher) take() (dirty []string, relist map[string]bool, sweep bool) {
 	w.drain()
 	sweep = w.sweep || w.broken
 	for p := range w.dirty {
 		dirty = append(dirty, p)
 	}
 	clear(w.dirty)
+	if len(w.relist) > 0 {
+		relist, w.relist = w.relist, map[string]bool{}
+	}
 	w.sweep = w.broken
-	return dirty, sweep
+	return dirty, relist, sweep
 }
 
 // drain reads the queue until it is empty.
@@ -107,8 +113,15 @@ func (w *watcher) note(b []byte) {
 				continue
 			}
 			w.dirty[filepath.Join(dir, name)] = true // a file written in place (an append, a truncation)
+		case name != "" && ev.Mask&unix.IN_ISDIR == 0 && ev.Mask&(unix.IN_CREATE|unix.IN_DELETE|unix.IN_MOVED_FROM|unix.IN_MOVED_TO) != 0:
+			dir, ok := w.dirs[ev.Wd]
+			if !ok {
+				w.sweep = true
+				continue
+			}
+			w.relist[dir] = true // a file (or a symlink) appeared, went or moved: list its folder again
 		default:
-			w.sweep = true // created, removed, renamed, or a folder changed: list again
+			w.sweep = true // a folder appeared, went or moved, or an event not understood: list everything again
 		}
 	}
 }

@@ -7,6 +7,6 @@ type watcher struct{}
 
 func newWatcher() *watcher { return nil }
 
-func (*watcher) take() ([]string, bool) { return nil, true }
-func (*watcher) track([]string)         {}
-func (*watcher) close()                 {}
+func (*watcher) take() ([]string, map[string]bool, bool) { return nil, nil, true }
+func (*watcher) track([]string)                          {}
+func (*watcher) close()                                  {}

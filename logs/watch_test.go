@@ -23,14 +23,7 @@ func TestWatcherAgreesWithSweep(t *testing.T) {
 	root := t.TempDir()
 	rng := rand.New(rand.NewSource(7))
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return now }, Pricing: testPricing(t)}
-	wcfg := cfg
-	wcfg.Watch = true
-	watched := NewStore(wcfg)
-	defer watched.Close()
-	if watched.watch == nil {
-		t.Skip("no inotify here")
-	}
+	watched, cfg := watchedStore(t, root, now)
 	swept := NewStore(cfg)
 	var files []string
 	line := func(sid string, n int) string {
@@ -68,9 +61,13 @@ func TestWatcherAgreesWithSweep(t *testing.T) {
 	}
 	check(0, "start")
 	check(0, "again")
-	for step := 1; step <= 60; step++ {
+	for step := 1; step <= 90; step++ {
 		what := ""
-		switch k := rng.Intn(8); {
+		if step == 80 { // a symlinked folder: trusted listings are off from here on
+			os.Symlink(filepath.Join(root, "-p-a"), filepath.Join(root, "-p-link"))
+			check(step, "symlink")
+		}
+		switch k := rng.Intn(11); {
 		case k <= 2 && len(files) > 0: // append, the common case
 			p := files[rng.Intn(len(files))]
 			sid := strings.TrimSuffix(filepath.Base(p), ".jsonl")
@@ -101,6 +98,30 @@ func TestWatcherAgreesWithSweep(t *testing.T) {
 				files[i] = np
 			}
 			what = "rename"
+		case k == 8 && len(files) > 0: // a subagent of a session: its folders the first time, a file in them next
+			p := files[rng.Intn(len(files))]
+			sid := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+			n++
+			sp := filepath.Join(filepath.Dir(p), sid, "subagents", fmt.Sprintf("agent-a%d.jsonl", n))
+			if err := os.MkdirAll(filepath.Dir(sp), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(sp, []byte(strings.Replace(line(sid, n), `"isSidechain":false`, `"isSidechain":true`, 1)), 0o644)
+			what = "subagent"
+		case k == 9 && len(files) > 0: // another file under the same name
+			p := files[rng.Intn(len(files))]
+			sid := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+			os.Remove(p)
+			n++
+			os.WriteFile(p, []byte(line(sid, n)+line(sid, n+1000)), 0o644)
+			what = "replace"
+		case k == 10 && len(files) > 1: // a file moved to another project's folder
+			i := rng.Intn(len(files))
+			np := filepath.Join(filepath.Dir(files[rng.Intn(len(files))]), fmt.Sprintf("%08x-2222-4000-8000-%012x.jsonl", rng.Uint32(), step))
+			if os.Rename(files[i], np) == nil {
+				files[i] = np
+			}
+			what = "move"
 		case k == 7 && len(files) > 1:
 			i := rng.Intn(len(files))
 			os.Remove(files[i])
@@ -112,10 +133,26 @@ func TestWatcherAgreesWithSweep(t *testing.T) {
 		check(step, what)
 	}
 	// The property proves something only if the watcher's own paths ran.
-	if watched.restats < 10 || watched.sweeps >= swept.sweeps {
-		t.Errorf("watched store: %d looks by the watcher's word, %d sweeps (the sweeping store: %d)", watched.restats, watched.sweeps, swept.sweeps)
+	if watched.restats < 10 || watched.narrows < 10 || watched.sweeps >= swept.sweeps {
+		t.Errorf("watched store: %d looks by the watcher's word, %d narrow ones, %d sweeps (the sweeping store: %d)", watched.restats, watched.narrows, watched.sweeps, swept.sweeps)
 	}
-	t.Logf("watched: %d restats, %d sweeps, %d quiet; swept: %d sweeps", watched.restats, watched.sweeps, watched.quiet, swept.sweeps)
+	t.Logf("watched: %d restats, %d narrow, %d sweeps, %d quiet; swept: %d sweeps", watched.restats, watched.narrows, watched.sweeps, watched.quiet, swept.sweeps)
+}
+
+// watchedStore is a store of root that trusts its change watcher (closed
+// when the test ends; the test is skipped where there is no inotify), and
+// the configuration without the watcher, for a store that sweeps.
+func watchedStore(t *testing.T, root string, now time.Time) (*Store, Config) {
+	t.Helper()
+	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return now }, Pricing: testPricing(t)}
+	wcfg := cfg
+	wcfg.Watch = true
+	watched := NewStore(wcfg)
+	t.Cleanup(watched.Close)
+	if watched.watch == nil {
+		t.Skip("no inotify here")
+	}
+	return watched, cfg
 }
 
 // TestWatcherQuietLookDoesNoWork: with nothing changed, a watched store
@@ -305,4 +342,78 @@ func TestWatcherAfterFailedLook(t *testing.T) {
 	if st.restats == 0 {
 		t.Error("the last look was not a restat: the case is not exercised")
 	}
+}
+
+// TestNarrowLook: files that appear in a watched folder are found by a look
+// that lists only that folder again, also when another file is written in
+// the same look; a symlinked folder makes every later such look sweep,
+// since a link can be pointed elsewhere without an event under its path. A
+// store that sweeps every time is the reference.
+func TestNarrowLook(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the watcher is used on Linux only")
+	}
+	root := t.TempDir()
+	ts := "2026-11-29T10:00:00.000Z"
+	line := func(sid string, n int) string {
+		return asst(sid, fmt.Sprintf("u%d", n), ts, fmt.Sprintf("msg_%d", n), "claude-sonnet-4-5", textBlock, 1, int64(n), 0, 0, "")
+	}
+	sid := func(n int) string { return fmt.Sprintf("%08x-0000-4000-8000-000000000000", n) }
+	write := func(p, content string) { writeFile(t, p, content) }
+	a, b := filepath.Join(root, "-p-a"), filepath.Join(root, "-p-b")
+	write(filepath.Join(a, sid(1)+".jsonl"), line(sid(1), 1))
+	write(filepath.Join(b, sid(2)+".jsonl"), line(sid(2), 2))
+	// Two folders no other path lists, for a link to point at.
+	hidden1, hidden2 := filepath.Join(a, sid(1), "deep1"), filepath.Join(a, sid(1), "deep2")
+	write(filepath.Join(hidden1, sid(3)+".jsonl"), line(sid(3), 3))
+	write(filepath.Join(hidden2, sid(4)+".jsonl"), line(sid(4), 4)+line(sid(4), 5))
+	watched, cfg := watchedStore(t, root, testNow)
+	check := func(what string, narrow bool) {
+		t.Helper()
+		narrows := watched.narrows
+		got, err := watched.Snapshot(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := NewStore(cfg).Snapshot(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := digest(got), digest(want); g != w {
+			t.Fatalf("%s: watcher and sweep disagree\nwatcher:\n%s\nsweep:\n%s", what, g, w)
+		}
+		if did := watched.narrows > narrows; did != narrow {
+			t.Errorf("%s: a narrow look %v, want %v", what, did, narrow)
+		}
+	}
+	check("start", false)
+	check("after the watches were added", false)
+	write(filepath.Join(a, sid(5)+".jsonl"), line(sid(5), 6))
+	check("a new file", true)
+	appendLine(t, filepath.Join(a, sid(5)+".jsonl"), line(sid(5), 7))
+	write(filepath.Join(b, sid(6)+".jsonl"), line(sid(6), 8))
+	check("an append and a new file in another folder", true)
+	os.Remove(filepath.Join(b, sid(6)+".jsonl"))
+	write(filepath.Join(b, sid(6)+".jsonl"), line(sid(6), 9)+line(sid(6), 10))
+	check("another file under a known name", true)
+	tmp := filepath.Join(b, "next.tmp") // written aside, then renamed over a known file, as editors save
+	write(tmp, line(sid(6), 13)+line(sid(6), 14)+line(sid(6), 15))
+	if err := os.Rename(tmp, filepath.Join(b, sid(6)+".jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	check("a file renamed over a known one", true)
+	link := filepath.Join(root, "-p-link")
+	if err := os.Symlink(hidden1, link); err != nil {
+		t.Fatal(err)
+	}
+	check("a symlinked folder", true) // the look that finds the link lists it, and its folder is watched
+	appendLine(t, filepath.Join(hidden1, sid(3)+".jsonl"), line(sid(3), 12))
+	check("an append behind the new link", false) // the sweep after a new watch
+	os.Remove(link)
+	if err := os.Symlink(hidden2, link); err != nil {
+		t.Fatal(err)
+	}
+	check("the link pointed elsewhere", false)
+	write(filepath.Join(a, sid(7)+".jsonl"), line(sid(7), 11))
+	check("a new file while a link is there", false)
 }

@@ -16,6 +16,8 @@ type DirCache struct {
 	visited map[FileID]struct{}   // folders and files visited in this pass: breaks symlink loops and duplicates
 	ahead   map[string]*lookAhead // folders Prefetch is listing for this pass
 	slots   chan struct{}         // bounds the look-aheads running at once
+	trusted bool                  // this pass takes every listing but relist's from the cache (BeginTrustedPass)
+	relist  map[string]bool
 }
 
 // lookAhead is a folder's stat, and its entries when the cache could not
@@ -34,6 +36,8 @@ const lookAheads = 4
 
 type dirListing struct {
 	mtime   int64
+	id      FileID // the folder's identity, for a trusted pass's loop check
+	links   bool   // an entry is a symlink
 	entries []Listed
 }
 
@@ -75,6 +79,9 @@ func (c *DirCache) Prefetch(dirs ...string) {
 		if c.seen[dir] || c.ahead[dir] != nil {
 			continue
 		}
+		if _, ok := c.dirs[dir]; ok && c.trusted && !c.relist[dir] {
+			continue // List answers from the cache
+		}
 		la := &lookAhead{done: make(chan struct{})}
 		c.ahead[dir] = la
 		cached, ok := c.dirs[dir]
@@ -99,6 +106,29 @@ func (c *DirCache) BeginPass() {
 	clear(c.seen)
 	clear(c.visited)
 	c.endLookAheads()
+	c.trusted, c.relist = false, nil
+}
+
+// BeginTrustedPass starts a pass in which a folder's cached listing is
+// taken without a stat, except for the folders in relist: for a caller that
+// knows (a change watcher) that only those folders' entries changed. A
+// folder the cache does not know is stated and listed as always.
+func (c *DirCache) BeginTrustedPass(relist map[string]bool) {
+	c.BeginPass()
+	c.trusted, c.relist = true, relist
+}
+
+// Linked reports whether a cached listing holds a symlink. A trusted pass
+// is then unsafe: a folder reached through a link is cached under the
+// link's path, and the link can be pointed elsewhere without a change to
+// anything the watcher watches under that path.
+func (c *DirCache) Linked() bool {
+	for _, l := range c.dirs {
+		if l.links {
+			return true
+		}
+	}
+	return false
 }
 
 // endLookAheads waits for the look-aheads of the pass and forgets them: the
@@ -118,6 +148,7 @@ func (c *DirCache) EndPass() {
 		}
 	}
 	c.endLookAheads()
+	c.trusted, c.relist = false, nil
 }
 
 // FirstVisit reports whether a file or folder with this identity was not yet
@@ -133,6 +164,13 @@ func (c *DirCache) FirstVisit(id FileID) bool {
 // List returns the entries of a folder the walk admitted (see Root.Admit);
 // nil for a folder that is gone, unreadable, or already visited in this pass.
 func (c *DirCache) List(dir string) []Listed {
+	if l, ok := c.dirs[dir]; ok && c.trusted && !c.relist[dir] {
+		if !c.FirstVisit(l.id) {
+			return nil
+		}
+		c.seen[dir] = true
+		return l.entries
+	}
 	la := c.ahead[dir]
 	if la != nil {
 		<-la.done
@@ -155,7 +193,7 @@ func (c *DirCache) List(dir string) []Listed {
 	}
 	c.seen[dir] = true
 	mt := st.ModTime.UnixNano()
-	if l, ok := c.dirs[dir]; ok && l.mtime == mt {
+	if l, ok := c.dirs[dir]; ok && l.mtime == mt && l.id == st.ID {
 		return l.entries
 	}
 	var des []os.DirEntry
@@ -165,10 +203,12 @@ func (c *DirCache) List(dir string) []Listed {
 		des, _ = os.ReadDir(dir)
 	}
 	entries := make([]Listed, len(des))
+	links := false
 	for i, e := range des {
 		entries[i] = Listed{Full: filepath.Join(dir, e.Name()), name: len(e.Name()), typ: e.Type()}
+		links = links || e.Type()&fs.ModeSymlink != 0
 	}
-	c.dirs[dir] = dirListing{mtime: mt, entries: entries}
+	c.dirs[dir] = dirListing{mtime: mt, id: st.ID, links: links, entries: entries}
 	return entries
 }
 
