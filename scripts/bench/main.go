@@ -297,6 +297,7 @@ func benchSize(cfg config, bin, gen, size string) (*sizeResult, error) {
 		&measure{name: "after append: usage_report", target: quick, ours: true, warm: true, run: warm.appendThen("usage_report", map[string]any{"group_by": "day"})},
 		&measure{name: "after append: list_recent_sessions", target: quick, ours: true, warm: true, run: warm.appendThen("list_recent_sessions", map[string]any{"limit": 20})},
 		&measure{name: "after call+result: usage_report", target: quick, ours: true, warm: true, run: warm.appendCallThen("usage_report", map[string]any{"group_by": "day"})},
+		&measure{name: "after a new subagent: usage_report", ours: true, warm: true, run: warm.newFileThen("usage_report", map[string]any{"group_by": "day"})},
 		&measure{name: "warm: search_transcripts", target: fullHistory(200 * time.Millisecond), growth: true, ours: true, warm: true, run: warm.call("search_transcripts", map[string]any{"query": tr.RareWord.Word})},
 	)
 	if cfg.ccusage != "" {
@@ -589,7 +590,9 @@ type warmServer struct {
 
 	liveSize          int64 // restored on close, so the corpus stays equal to its ground truth
 	liveMtime         time.Time
-	residentAfterScan int64 // KB, VmRSS a second after the first scan
+	made              []string  // files and folders newFileThen made, removed on close (folders last)
+	projectMtime      time.Time // the live session's folder's, restored on close
+	residentAfterScan int64     // KB, VmRSS a second after the first scan
 }
 
 func newWarmServer(bin string, env []string, root string) (*warmServer, error) {
@@ -724,6 +727,49 @@ func (w *warmServer) appendCallThen(tool string, args map[string]any) func() (ti
 	}
 }
 
+// newFileThen writes the transcript of a new subagent of the live session
+// (a subagent starting, as every Task call does), then asks. Its folder is
+// made before the first timed file, and the server asked twice untimed, so
+// that a round times files appearing in a folder the server watches, not a
+// new folder's full sweep.
+func (w *warmServer) newFileThen(tool string, args map[string]any) func() (time.Duration, int64, error) {
+	return func() (time.Duration, int64, error) {
+		sid := strings.TrimSuffix(filepath.Base(w.live), ".jsonl")
+		dir := filepath.Join(filepath.Dir(w.live), sid, "subagents")
+		if _, err := os.Stat(dir); err != nil {
+			if st, err := os.Stat(filepath.Dir(w.live)); err == nil {
+				w.projectMtime = st.ModTime()
+			}
+			for _, d := range []string{filepath.Dir(dir), dir} {
+				if _, err := os.Stat(d); err != nil {
+					if err := os.Mkdir(d, 0o755); err != nil {
+						return 0, 0, err
+					}
+					w.made = append(w.made, d)
+				}
+			}
+			for i := 0; i < 2; i++ { // the sweep that finds the folder, and the one after its watch
+				if _, _, err := w.call(tool, args)(); err != nil {
+					return 0, 0, err
+				}
+			}
+		}
+		return medianOfAppends(func() (time.Duration, error) {
+			w.n++
+			agent := fmt.Sprintf("bench%d", w.n)
+			p := filepath.Join(dir, "agent-"+agent+".jsonl")
+			line := fmt.Sprintf(`{"type":"assistant","isSidechain":true,"agentId":%q,"sessionId":%q,"uuid":"bench-%d","timestamp":%q,"message":{"id":"msg_bench_%[3]d","model":"claude-haiku-4-5","role":"assistant","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":3,"output_tokens":5}}}`+"\n",
+				agent, sid, w.n, time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+			if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
+				return 0, err
+			}
+			w.made = append(w.made, p)
+			d, _, err := w.call(tool, args)()
+			return d, err
+		})
+	}
+}
+
 // appendLine appends a line to the live session: format takes the session
 // id, the append's number and the time. The file is put back only when the
 // bench ends: truncating it here would turn the next look into a rewrite,
@@ -797,5 +843,11 @@ func (w *warmServer) close() {
 	if w.live != "" && w.n > 0 {
 		os.Truncate(w.live, w.liveSize)
 		os.Chtimes(w.live, w.liveMtime, w.liveMtime)
+	}
+	for i := len(w.made) - 1; i >= 0; i-- { // files, then their folders
+		os.Remove(w.made[i])
+	}
+	if !w.projectMtime.IsZero() {
+		os.Chtimes(filepath.Dir(w.live), w.projectMtime, w.projectMtime)
 	}
 }
