@@ -45,7 +45,7 @@ type FileActivityOut struct {
 	TotalTouches      int              `json:"total_touches"`
 	Truncated         bool             `json:"truncated" jsonschema:"true when more touches match than are listed: next_cursor continues"`
 	NextCursor        string           `json:"next_cursor,omitempty"`
-	Sessions          []FileSessionOut `json:"sessions,omitempty" jsonschema:"on the first page: the sessions with a matching touch, most recent first (at most 100)"`
+	Sessions          []FileSessionOut `json:"sessions,omitempty" jsonschema:"on the first page: the sessions with a matching touch, most recent first (at most limit, and at most 100)"`
 	SessionsTotal     int              `json:"sessions_total"`
 	SessionsTruncated bool             `json:"sessions_truncated,omitempty"`
 	CoverageFrom      string           `json:"coverage_from"`
@@ -124,7 +124,7 @@ func FileActivity(d Deps) Spec {
 				return out, nil // the first page listed them
 			}
 			for i, s := range order {
-				if i == maxFileSessions {
+				if i == min(maxFileSessions, *a.Limit) { // limit bounds both lists: limit=5 listed 100 sessions, 13,600 characters
 					out.SessionsTruncated = true
 					break
 				}

@@ -111,6 +111,7 @@ var goldenCases = []goldenCase{
 
 	{tool: "file_activity", name: "suffix", args: `{"path":"api.ts"}`},
 	{tool: "file_activity", name: "glob_repo", args: `{"path":"**/*.ts","repo":"titles","limit":2}`},
+	{tool: "file_activity", name: "limit_bounds_sessions", args: `{"path":"**/*","limit":1}`}, // one touch, one of the sessions
 	{tool: "file_activity", name: "empty_path", args: `{"path":""}`, wantErr: true},
 
 	{tool: "usage_report", name: "defaults", args: `{}`},
