@@ -147,3 +147,63 @@ func TestPrefetchLeavesSymlinks(t *testing.T) {
 	}
 	c.EndPass()
 }
+
+// TestDirCacheTrustedPass: a trusted pass lists again only the folders it is
+// told changed and takes the others' cached listings, unchanged even though
+// they did change; Linked says when a cached listing holds a symlink.
+func TestDirCacheTrustedPass(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, p := range []string{filepath.Join(a, "1.jsonl"), filepath.Join(b, "2.jsonl")} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := func(ls []Listed) string {
+		var out []string
+		for _, l := range ls {
+			out = append(out, l.Name())
+		}
+		return strings.Join(out, ",")
+	}
+	c := NewDirCache()
+	c.BeginPass()
+	c.List(root)
+	c.List(a)
+	c.List(b)
+	c.EndPass()
+	for _, p := range []string{filepath.Join(a, "3.jsonl"), filepath.Join(b, "4.jsonl")} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.BeginTrustedPass(map[string]bool{a: true})
+	gotRoot, gotA, gotB := names(c.List(root)), names(c.List(a)), names(c.List(b))
+	c.EndPass()
+	if gotRoot != "a,b" || gotA != "1.jsonl,3.jsonl" || gotB != "2.jsonl" {
+		t.Errorf("trusted pass: root %q, a %q, b %q; want a,b / 1.jsonl,3.jsonl / 2.jsonl (b as cached)", gotRoot, gotA, gotB)
+	}
+	c.BeginPass()
+	if got := names(c.List(b)); got != "2.jsonl,4.jsonl" {
+		t.Errorf("a pass after it lists b again: %q", got)
+	}
+	c.EndPass()
+	if c.Linked() {
+		t.Error("Linked with no symlink listed")
+	}
+	if runtime.GOOS == "windows" {
+		return // symlinks need a privilege there
+	}
+	if err := os.Symlink(a, filepath.Join(b, "link")); err != nil {
+		t.Fatal(err)
+	}
+	c.BeginPass()
+	c.List(b)
+	c.EndPass()
+	if !c.Linked() {
+		t.Error("a listing holds a symlink, but not Linked")
+	}
+}
