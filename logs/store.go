@@ -259,17 +259,31 @@ func (s *Store) look() (found []discovered, roots []RootInfo, stated []int, ok b
 // last discovery is gone (the caller then compares every file, as after a
 // sweep).
 func (s *Store) narrow(relist map[string]bool, dirty []string) (found []discovered, roots []RootInfo, stated []int) {
-	s.indexFound()
 	prev := s.found
 	written := make(map[string]bool, len(dirty))
 	for _, p := range dirty {
 		written[p] = true
 	}
+	// The walk meets the files in the order the last one did, the named
+	// folders' new files among them: a file of prev is found by a cursor
+	// (one that went may stand before it), not by a map of 15,000 paths. A
+	// file the cursor misses is stated and counts as not known, so that
+	// anything else (many gone at once) compares every file.
+	j := 0
 	keep := func(d *discovered) bool {
-		i, ok := s.at[d.Path]
-		d.known = ok
-		if !ok || written[d.Path] || relist[d.Path[:max(strings.LastIndexByte(d.Path, filepath.Separator), 0)]] {
-			return false // new, written, or in a folder whose entries changed (a name may be another file now)
+		i := -1
+		switch {
+		case j < len(prev) && prev[j].Path == d.Path:
+			i = j
+		case j+1 < len(prev) && prev[j+1].Path == d.Path:
+			i = j + 1
+		}
+		if i < 0 {
+			return false // new (or met out of order)
+		}
+		j, d.known = i+1, true
+		if written[d.Path] || relist[d.Path[:max(strings.LastIndexByte(d.Path, filepath.Separator), 0)]] {
+			return false // written, or in a folder whose entries changed (a name may be another file now)
 		}
 		d.Info = prev[i].Info
 		return true
