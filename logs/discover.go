@@ -83,11 +83,14 @@ func list(dirs *transcript.DirCache, cfg Config, out []discovered) ([]discovered
 // keeping regular files seen for the first time in this pass, in order.
 // keep, when not nil, fills the stats it holds: only the rest are taken.
 func statAll(dirs *transcript.DirCache, found []discovered, keep func(d *discovered) bool) []discovered {
-	at := make([]int, 0, len(found)) // the files to state
-	for i := range found {
-		if keep == nil || !keep(&found[i]) {
-			found[i].stated = keep != nil
-			at = append(at, i)
+	var at []int // the files keep declined; nil: every file
+	if keep != nil {
+		at = []int{}
+		for i := range found {
+			if !keep(&found[i]) {
+				found[i].stated = true
+				at = append(at, i)
+			}
 		}
 	}
 	statEach(found, at)
@@ -100,13 +103,21 @@ func statAll(dirs *transcript.DirCache, found []discovered, keep func(d *discove
 	return out
 }
 
-// statEach stats the files of found at the indexes at, in parallel when
-// there are many.
+// statEach stats the files of found at the indexes at (nil: every file), in
+// parallel when there are many.
 func statEach(found []discovered, at []int) {
-	if len(at) < 64 {
-		for _, i := range at {
-			found[i].Info = transcript.Stat(found[i].Path)
+	n, index := len(at), func(k int) int { return at[k] }
+	if at == nil {
+		n, index = len(found), func(k int) int { return k }
+	}
+	stat := func(from, step int) {
+		for k := from; k < n; k += step {
+			d := &found[index(k)]
+			d.Info = transcript.Stat(d.Path)
 		}
+	}
+	if n < 64 {
+		stat(0, 1)
 		return
 	}
 	var wg sync.WaitGroup
@@ -115,10 +126,7 @@ func statEach(found []discovered, at []int) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			for k := w; k < len(at); k += workers {
-				i := at[k]
-				found[i].Info = transcript.Stat(found[i].Path)
-			}
+			stat(w, workers)
 		}(w)
 	}
 	wg.Wait()

@@ -309,21 +309,16 @@ func (s *Store) narrow(relist map[string]bool, dirty []string) (found []discover
 	return found, roots, stated
 }
 
-// indexFound makes at, the index of found by path, if the last look did not.
-func (s *Store) indexFound() {
+// restat refreshes the file information of the written files in the last
+// discovery and returns their indexes in it; ok is false when one of them is
+// no longer a regular file (the sweep then decides).
+func (s *Store) restat(dirty []string) ([]int, bool) {
 	if s.at == nil {
 		s.at = make(map[string]int, len(s.found))
 		for i := range s.found {
 			s.at[s.found[i].Path] = i
 		}
 	}
-}
-
-// restat refreshes the file information of the written files in the last
-// discovery and returns their indexes in it; ok is false when one of them is
-// no longer a regular file (the sweep then decides).
-func (s *Store) restat(dirty []string) ([]int, bool) {
-	s.indexFound()
 	stated := make([]int, 0, len(dirty))
 	for _, p := range dirty {
 		i, ok := s.at[p]

@@ -16,8 +16,7 @@ type DirCache struct {
 	visited map[FileID]struct{}   // folders and files visited in this pass: breaks symlink loops and duplicates
 	ahead   map[string]*lookAhead // folders Prefetch is listing for this pass
 	slots   chan struct{}         // bounds the look-aheads running at once
-	trusted bool                  // this pass takes every listing but relist's from the cache (BeginTrustedPass)
-	relist  map[string]bool
+	relist  map[string]bool       // in a trusted pass (BeginTrustedPass), the folders listed again; nil otherwise
 }
 
 // lookAhead is a folder's stat, and its entries when the cache could not
@@ -79,7 +78,7 @@ func (c *DirCache) Prefetch(dirs ...string) {
 		if c.seen[dir] || c.ahead[dir] != nil {
 			continue
 		}
-		if _, ok := c.dirs[dir]; ok && c.trusted && !c.relist[dir] {
+		if c.cached(dir) {
 			continue // List answers from the cache
 		}
 		la := &lookAhead{done: make(chan struct{})}
@@ -106,7 +105,7 @@ func (c *DirCache) BeginPass() {
 	clear(c.seen)
 	clear(c.visited)
 	c.endLookAheads()
-	c.trusted, c.relist = false, nil
+	c.relist = nil
 }
 
 // BeginTrustedPass starts a pass in which a folder's cached listing is
@@ -115,7 +114,16 @@ func (c *DirCache) BeginPass() {
 // folder the cache does not know is stated and listed as always.
 func (c *DirCache) BeginTrustedPass(relist map[string]bool) {
 	c.BeginPass()
-	c.trusted, c.relist = true, relist
+	c.relist = relist
+}
+
+// cached reports whether a trusted pass takes dir's listing from the cache.
+func (c *DirCache) cached(dir string) bool {
+	if c.relist == nil || c.relist[dir] {
+		return false
+	}
+	_, ok := c.dirs[dir]
+	return ok
 }
 
 // Linked reports whether a cached listing holds a symlink. A trusted pass
@@ -148,7 +156,7 @@ func (c *DirCache) EndPass() {
 		}
 	}
 	c.endLookAheads()
-	c.trusted, c.relist = false, nil
+	c.relist = nil
 }
 
 // FirstVisit reports whether a file or folder with this identity was not yet
@@ -164,7 +172,8 @@ func (c *DirCache) FirstVisit(id FileID) bool {
 // List returns the entries of a folder the walk admitted (see Root.Admit);
 // nil for a folder that is gone, unreadable, or already visited in this pass.
 func (c *DirCache) List(dir string) []Listed {
-	if l, ok := c.dirs[dir]; ok && c.trusted && !c.relist[dir] {
+	if c.cached(dir) {
+		l := c.dirs[dir]
 		if !c.FirstVisit(l.id) {
 			return nil
 		}
