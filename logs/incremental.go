@@ -86,8 +86,7 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 			}
 			moved = append(moved, [2]*FileSummary{f, nf})
 			if ns == nil {
-				ns = &Session{ID: s.ID, Agent: s.Agent, Key: s.Key, Root: s.Root, Machine: s.Machine, ProjectDir: s.ProjectDir, Project: s.Project,
-					Main: s.Main, Subagents: append([]*FileSummary(nil), s.Subagents...)}
+				ns = s.successor()
 			}
 			if ns.Main == f {
 				ns.Main = nf
@@ -100,14 +99,13 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 		}
 		if js := joins[s]; len(js) > 0 {
 			if ns == nil {
-				ns = &Session{ID: s.ID, Agent: s.Agent, Key: s.Key, Root: s.Root, Machine: s.Machine, ProjectDir: s.ProjectDir, Project: s.Project,
-					Main: s.Main, Subagents: append([]*FileSummary(nil), s.Subagents...)}
+				ns = s.successor()
 			}
 			for _, nf := range js {
 				if nf.Kind == MainFile && ns.Main != nil {
 					return nil, false
 				}
-				ns.add(nf) // its home is set below, with ns's
+				ns.add(nf)
 			}
 		}
 		if ns == nil {
@@ -128,10 +126,7 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 				}
 			}
 		}
-		ns.home, s.home.s = s.home, ns // the index finds ns where it found s
-		for _, nf := range joins[s] {
-			nf.home = ns.home
-		}
+		s.home.s = ns // the index finds ns where it found s
 		next[s] = ns
 	}
 	for old, ns := range next {
@@ -271,6 +266,13 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 	return snap, true
 }
 
+// successor is the next value of s, with s's files and home, for an
+// extension to change (its lists are its own).
+func (s *Session) successor() *Session {
+	return &Session{ID: s.ID, Agent: s.Agent, Key: s.Key, Root: s.Root, Machine: s.Machine, ProjectDir: s.ProjectDir, Project: s.Project,
+		Main: s.Main, Subagents: append([]*FileSummary(nil), s.Subagents...), home: s.home}
+}
+
 // insertByEnd puts s into ss where sortByEnd would.
 func insertByEnd(ss []*Session, s *Session) []*Session {
 	i := sort.Search(len(ss), func(j int) bool { return endsBefore(s, ss[j]) })
@@ -314,38 +316,33 @@ func (s *Session) claimAdded(index *respIndex, f *FileSummary) bool {
 // index, and claimAdded declines a copy of it; so only the calls of files
 // marked namesUncounted are looked at.
 func namedElsewhere(files []*FileSummary, grown map[*FileSummary]*FileSummary, added []*FileSummary) bool {
-	var filter [4]uint64 // a bit per key's low byte: most calls are ruled out by it
+	var marked []*FileSummary
+	for _, f := range files {
+		if f.namesUncounted {
+			marked = append(marked, f)
+		}
+	}
+	for _, f := range grown {
+		if f.namesUncounted {
+			marked = append(marked, f)
+		}
+	}
+	if len(marked) == 0 {
+		return false // the common case: the added files' messages are not read
+	}
 	keys := map[uint64]bool{}
 	for _, f := range added {
 		for _, m := range f.Messages() {
 			if m.Key != 0 {
 				keys[m.Key] = true
-				filter[m.Key>>6&3] |= 1 << (m.Key & 63)
 			}
 		}
 	}
-	if len(keys) == 0 {
-		return false
-	}
-	names := func(f *FileSummary) bool {
-		if !f.namesUncounted {
-			return false
-		}
+	for _, f := range marked {
 		for i := range f.Calls {
-			if m := f.Calls[i].Msg; filter[m>>6&3]&(1<<(m&63)) != 0 && m != 0 && keys[m] {
+			if keys[f.Calls[i].Msg] {
 				return true
 			}
-		}
-		return false
-	}
-	for _, f := range files {
-		if names(f) {
-			return true
-		}
-	}
-	for _, f := range grown {
-		if names(f) {
-			return true
 		}
 	}
 	return false
