@@ -270,6 +270,40 @@ func TestIncrementalAppendAndReplace(t *testing.T) {
 	}
 }
 
+// TestRewriteBehindShortAppend: a file rewritten just before a short line
+// appended earlier is read again from its start. The tail mark of a read
+// that went on from an earlier one spans transcript.MarkLen bytes (the
+// earlier read's last bytes and the short line: Lines.Resume), not the
+// short line alone, which is all that read saw.
+func TestRewriteBehindShortAppend(t *testing.T) {
+	first := asst(sidA, "a1", "2026-11-28T10:00:00.000Z", "msg_1", "m", textBlock, 10, 1, 0, 0, "")
+	root := writeTree(t, map[string]string{"p/" + sidA + ".jsonl": first}, old)
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
+	if _, err := st.Snapshot(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "p", sidA+".jsonl")
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("\n")
+	f.Close()
+	if _, err := st.Snapshot(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	// The count sits in the last 128 bytes of the first line, past its first 128.
+	rewritten := strings.Replace(first, `"input_tokens":10,`, `"input_tokens":77,`, 1)
+	if rewritten == first || len(first) < 2*transcript.MarkLen {
+		t.Fatal("the fixture line does not have the shape the test needs")
+	}
+	os.WriteFile(p, []byte(rewritten+"\n"+asst(sidA, "a2", "2026-11-28T10:00:05.000Z", "msg_2", "m", textBlock, 20, 2, 0, 0, "")), 0o644)
+	sn, err := st.Snapshot(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := totalOf(sn).Input; got != 97 {
+		t.Fatalf("after the rewrite input = %d, want 97 (77 read again, and 20)", got)
+	}
+}
+
 func TestHugeLine(t *testing.T) {
 	big := strings.Repeat("A", 5<<20)
 	lines := user(sidA, "u1", "2026-11-28T10:00:00.000Z", `[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"`+big+`"}},{"type":"text","text":"see screenshot"}]`, "") +

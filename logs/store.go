@@ -158,25 +158,27 @@ func (s *Store) snapshot(ctx context.Context, progress Progress, hook lineHook) 
 	rescanned := false
 	for _, d := range cands {
 		old := s.files[d.Path]
-		switch {
-		case old != nil && old.Size == d.Info.Size && old.ModTime.Equal(d.Info.ModTime) && old.id == d.Info.ID:
+		if old != nil && old.Size == d.Info.Size && old.ModTime.Equal(d.Info.ModTime) && old.id == d.Info.ID {
 			staged[d.Path] = old
-		case old != nil && old.ReadError == "" && d.Info.Size >= old.Offset && old.unchangedPrefix(d.Info):
-			c := old.clone()
-			staged[d.Path] = c
-			work = append(work, newScanJob(c, d.Info))
-			grown[old] = c
-			changed = true
-		default:
-			fs := newFileSummary(d)
-			staged[d.Path] = fs
-			work = append(work, newScanJob(fs, d.Info))
-			changed = true
-			if old == nil {
-				added = append(added, fs)
-			} else {
-				rescanned = true // rewritten, or unreadable before
+			continue
+		}
+		changed = true
+		if old != nil && old.ReadError == "" && d.Info.Size >= old.Offset {
+			if tail, ok := old.unchangedPrefix(d.Info); ok {
+				c := old.clone()
+				staged[d.Path] = c
+				work = append(work, scanJob{c, d.Info, d.Info.Size - c.Offset, tail})
+				grown[old] = c
+				continue
 			}
+		}
+		fs := newFileSummary(d)
+		staged[d.Path] = fs
+		work = append(work, newScanJob(fs, d.Info))
+		if old == nil {
+			added = append(added, fs)
+		} else {
+			rescanned = true // rewritten, or unreadable before
 		}
 	}
 	if err := scanAll(ctx, work, progress, hook); err != nil {
@@ -372,11 +374,13 @@ func rootsEqual(a, b []RootInfo) bool {
 type scanJob struct {
 	f    *FileSummary
 	info transcript.FileInfo
-	left int64 // the bytes the read has before it, the sort's key
+	left int64  // the bytes the read has before it, the sort's key
+	tail []byte // the bytes just before f.Offset when it is not 0 (unchangedPrefix)
 }
 
+// newScanJob is the job of reading a file from its start.
 func newScanJob(f *FileSummary, info transcript.FileInfo) scanJob {
-	return scanJob{f, info, info.Size - f.Offset}
+	return scanJob{f, info, info.Size - f.Offset, nil}
 }
 
 // scanAll reads the queued files in parallel, largest first. Each job
@@ -392,7 +396,7 @@ func scanAll(ctx context.Context, jobs []scanJob, progress Progress, hook lineHo
 	done := 0
 	parallel(ctx, len(jobs), func(i int) {
 		f := jobs[i].f
-		if err := f.scanFile(ctx, jobs[i].info, hook); err != nil {
+		if err := f.scanFile(ctx, jobs[i].info, jobs[i].tail, hook); err != nil {
 			// Unreadable now (deleted, permission): keep what we have, flagged.
 			f.Drift = true
 			f.ReadError = err.Error()

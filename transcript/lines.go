@@ -186,15 +186,16 @@ func (l *Lines) Start() int64 { return l.start }
 // number of physical lines up to it.
 func (l *Lines) Consumed() (offset int64, lines int) { return l.consumed, l.consumedLines }
 
-// Marks returns the first bytes committed (when the scan began at offset 0)
-// and the bytes just before Consumed: a later look checks they are still in
-// place before reading only what was appended.
+// Marks returns the first bytes committed (when the scan began at offset 0;
+// nil otherwise) and the bytes just before Consumed: a later look checks
+// they are still in place before reading only what was appended. They are
+// the scan's buffers, valid until its next Commit.
 func (l *Lines) Marks() (head, tail []byte) { return l.head, l.tail }
 
-// Resume seeds the marks of a scan that continues an earlier one from its
-// Consumed offset, so short appends still give a full tail mark.
-func (l *Lines) Resume(head, tail []byte) {
-	l.head = append([]byte(nil), head...)
+// Resume seeds the tail mark of a scan that continues an earlier one from
+// its Consumed offset with the bytes just before it, so short appends still
+// give a full tail mark.
+func (l *Lines) Resume(tail []byte) {
 	l.tail = append([]byte(nil), tail...)
 }
 
