@@ -650,13 +650,13 @@ func (f *FileSummary) fold(e *transcript.Entry) {
 		f.AgentID = strings.Clone(e.AgentID)
 	}
 	if f.Cwd == "" && e.Cwd != "" {
-		f.Cwd = strings.Clone(e.Cwd)
+		f.Cwd = intern(e.Cwd)
 	}
 	if e.GitBranch != "" && e.GitBranch != f.GitBranch {
-		f.GitBranch = strings.Clone(e.GitBranch)
+		f.GitBranch = intern(e.GitBranch)
 	}
 	if e.Version != "" && !slices.Contains(f.Versions, e.Version) {
-		f.Versions = append(f.Versions, strings.Clone(e.Version))
+		f.Versions = append(f.Versions, intern(e.Version))
 	}
 	if e.UUID != "" && f.leaves != nil {
 		if h := idHash(e.UUID); !f.leaves[h] {
@@ -696,7 +696,7 @@ func (f *FileSummary) fold(e *transcript.Entry) {
 	case len(e.CostState) > 0:
 		cs := &CostState{Models: make(map[string]Usage, len(e.CostState))}
 		for m, u := range e.CostState {
-			cs.Models[strings.Clone(m)] = u
+			cs.Models[intern(m)] = u
 		}
 		f.CostState = cs
 	}
@@ -897,7 +897,7 @@ func cloneAdvisors(a []transcript.Advisor) []transcript.Advisor {
 	}
 	out := make([]transcript.Advisor, len(a))
 	for i, x := range a {
-		out[i] = transcript.Advisor{Model: strings.Clone(x.Model), Usage: x.Usage}
+		out[i] = transcript.Advisor{Model: intern(x.Model), Usage: x.Usage}
 	}
 	return out
 }
@@ -953,6 +953,7 @@ func (f *FileSummary) countTool(name string) string {
 	if k, ok := find(kept); ok { // a name Clip changes, met before
 		return k
 	}
+	kept = intern(kept)
 	f.tools = append(f.tools, toolCount{kept, 1})
 	return kept
 }
@@ -990,7 +991,7 @@ func (f *FileSummary) internModel(m string) string {
 			break
 		}
 	}
-	return strings.Clone(m)
+	return intern(m)
 }
 
 func (f *FileSummary) foldUser(e *transcript.Entry, sidechain bool) {
