@@ -87,10 +87,10 @@ func (snap *Snapshot) computeCoverage() Coverage {
 	}
 	c.Projects = len(projects)
 	for r := range snap.AllResponses() {
-		t := c.Models[r.Model]
+		t := c.Models[r.Model()]
 		if t == nil {
 			t = &Tally{}
-			c.Models[r.Model] = t
+			c.Models[r.Model()] = t
 		}
 		t.addResponse(r)
 	}

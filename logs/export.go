@@ -51,7 +51,7 @@ func (snap *Snapshot) ExportResponses(r TimeRange) iter.Seq[ResponseRow] {
 			}
 			s, u := resp.Session, resp.Usage()
 			row := ResponseRow{Time: resp.Time, Machine: s.Machine, Agent: agentName(resp.File), SessionID: s.ID, Repo: s.Repo,
-				Model: resp.Model, Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreate(),
+				Model: resp.Model(), Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreate(),
 				CacheRead: u.CacheRead, Cost: resp.Cost, CostStatus: pricing.StatusEstimated}
 			if row.Model == "" {
 				row.Model = "(unknown)"

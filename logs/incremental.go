@@ -381,15 +381,16 @@ func (s *Session) keptResponses(old *Session, grown map[*FileSummary]*FileSummar
 			}
 		}
 		f = lastNew
-		if a.key != b.key || f != b.File || a.Time != b.Time || a.Model != b.Model || !a.sameUsage(b) ||
-			a.Sidechain != b.Sidechain || a.Advisor != b.Advisor || a.advised != b.advised {
+		if a.key != b.key || f != b.File || a.Time != b.Time || a.model != b.model || !a.sameUsage(b) ||
+			a.Sidechain != b.Sidechain || a.Advisor != b.Advisor || a.has(respAdvised) != b.has(respAdvised) {
 			return false
 		}
 	}
 	for i := range old.responses {
-		if b := &s.responses[i]; !b.costed {
+		if b := &s.responses[i]; !b.has(respCosted) {
 			a := &old.responses[i]
-			b.Cost, b.Priced, b.costed = a.Cost, a.Priced, a.costed
+			b.Cost, b.Priced = a.Cost, a.Priced
+			b.set(respCosted, a.has(respCosted))
 		}
 	}
 	return true
@@ -489,7 +490,7 @@ func (s *Session) dropTakenBack(index *respIndex, before, after msgList, same in
 			continue
 		}
 		ref, ok := index.get(m.Key)
-		if !ok || ref.h != s.home || s.responses[ref.i].advised {
+		if !ok || ref.h != s.home || s.responses[ref.i].has(respAdvised) {
 			return d, false
 		}
 		s.responses = slices.Delete(s.responses, int(ref.i), int(ref.i)+1)

@@ -21,10 +21,10 @@ func (snap *Snapshot) Pace(since int64, agent string) Pacing {
 			continue
 		}
 		p.Usage.addResponse(r)
-		t := p.ByModel[r.Model]
+		t := p.ByModel[r.Model()]
 		if t == nil {
 			t = &Tally{}
-			p.ByModel[r.Model] = t
+			p.ByModel[r.Model()] = t
 		}
 		t.addResponse(r)
 		if p.First == 0 || r.Time < p.First {

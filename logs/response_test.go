@@ -1,7 +1,9 @@
 package logs
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -27,12 +29,12 @@ func TestResponseUsageRoundTrip(t *testing.T) {
 		if got := r.Usage(); got != c.u {
 			t.Errorf("usage %+v read back as %+v", c.u, got)
 		}
-		if r.wide != c.wide {
-			t.Errorf("usage %+v: wide %v, want %v", c.u, r.wide, c.wide)
+		if r.has(respWide) != c.wide {
+			t.Errorf("usage %+v: wide %v, want %v", c.u, r.has(respWide), c.wide)
 		}
 		r.setUsage(Usage{Output: 1}) // a later copy replaces it, whatever its form
-		if got := r.Usage(); got != (Usage{Output: 1}) || r.wide {
-			t.Errorf("after %+v, a narrow usage reads back as %+v (wide %v)", c.u, got, r.wide)
+		if got := r.Usage(); got != (Usage{Output: 1}) || r.has(respWide) {
+			t.Errorf("after %+v, a narrow usage reads back as %+v (wide %v)", c.u, got, r.has(respWide))
 		}
 	}
 	if got := len(s.wide); got != 4 {
@@ -74,5 +76,28 @@ func TestWideUsageCountsExactly(t *testing.T) {
 	}
 	if got := s.Usage.Total.Cost.Cost; got != cost {
 		t.Errorf("session cost = %v, want %v", got, cost)
+	}
+}
+
+// TestResponseSize: a Response is 72 bytes (a history holds hundreds of
+// thousands), and its model number reads back as the name.
+func TestResponseSize(t *testing.T) {
+	if n := unsafe.Sizeof(Response{}); n != 72 {
+		t.Errorf("Response is %d bytes, want 72", n)
+	}
+	var r Response
+	if r.Model() != "" {
+		t.Errorf("zero response's model %q", r.Model())
+	}
+	for i := range 3 * modelChunk { // across chunks
+		name := fmt.Sprintf("model-%d", i)
+		r.setModel(name)
+		if got := r.Model(); got != name {
+			t.Fatalf("model %q reads back as %q", name, got)
+		}
+	}
+	a, b := modelID("claude-opus-4-5"), modelID(strings.Clone("claude-opus-4-5"))
+	if a != b || a == 0 {
+		t.Errorf("one name, two numbers: %d %d", a, b)
 	}
 }

@@ -288,7 +288,7 @@ func (t *Tally) addCost(model string, u Usage, usd float64, priced bool) {
 }
 
 // addResponse adds a response, priced once when the snapshot was built.
-func (t *Tally) addResponse(r *Response) { t.addCost(r.Model, r.Usage(), r.Cost, r.Priced) }
+func (t *Tally) addResponse(r *Response) { t.addCost(r.Model(), r.Usage(), r.Cost, r.Priced) }
 
 // Merge adds o into t.
 func (t *Tally) Merge(o Tally) {
@@ -305,43 +305,66 @@ type SessionUsage struct {
 }
 
 // Response is one deduplicated API response. A history holds one per model
-// turn, so it is kept in 88 bytes: its token counts as int32s when all six
-// fit (every real count does), else whole in its session's wide list.
+// turn, so it is kept in 72 bytes: its token counts as int32s when all six
+// fit (every real count does), else whole in its session's wide list; its
+// model as a number (modelID); its own flags in a byte.
 type Response struct {
 	key       uint64
 	File      *FileSummary // the file of the first copy in the owning session
 	Session   *Session
 	Time      int64
-	Model     string
 	Cost      float64  // USD at list price, when Priced
 	counts    [6]int32 // Input, Output, CacheCreate5m, CacheCreate1h, CacheRead, Reasoning; when wide, counts[0] indexes Session.wide
-	fast      bool     // Usage.Fast
-	wide      bool     // a count does not fit an int32
+	model     uint32   // modelID of the model's name
 	Sidechain bool
 	Advisor   bool // a second model consulted inside another response, billed at its own rates
 	Priced    bool
-	advised   bool // the response's advisor usage has been added
-	costed    bool // Cost and Priced are those of Model and Usage
+	flags     respFlags
 }
+
+// respFlags are a Response's own flags.
+type respFlags uint8
+
+const (
+	respFast    respFlags = 1 << iota // Usage.Fast
+	respWide                          // a count does not fit an int32
+	respAdvised                       // the response's advisor usage has been added
+	respCosted                        // Cost and Priced are those of the model and usage
+)
+
+func (r *Response) has(f respFlags) bool { return r.flags&f != 0 }
+
+func (r *Response) set(f respFlags, on bool) {
+	if on {
+		r.flags |= f
+	} else {
+		r.flags &^= f
+	}
+}
+
+// Model is the name of the response's model.
+func (r *Response) Model() string { return modelName(r.model) }
+
+func (r *Response) setModel(name string) { r.model = modelID(name) }
 
 // sameUsage reports whether r and o have the same usage, comparing the
 // packed counts (a Usage compare went through memequal, a third of what an
 // extension spent comparing a session's 8,000 responses).
 func (r *Response) sameUsage(o *Response) bool {
-	if r.wide || o.wide {
+	if r.has(respWide) || o.has(respWide) {
 		return r.Usage() == o.Usage()
 	}
-	return r.counts == o.counts && r.fast == o.fast
+	return r.counts == o.counts && r.has(respFast) == o.has(respFast)
 }
 
 // Usage is the response's token usage.
 func (r *Response) Usage() Usage {
-	if r.wide {
+	if r.has(respWide) {
 		return r.Session.wide[r.counts[0]]
 	}
 	c := &r.counts
 	return Usage{Input: int64(c[0]), Output: int64(c[1]), CacheCreate5m: int64(c[2]), CacheCreate1h: int64(c[3]),
-		CacheRead: int64(c[4]), Reasoning: int64(c[5]), Fast: r.fast}
+		CacheRead: int64(c[4]), Reasoning: int64(c[5]), Fast: r.has(respFast)}
 }
 
 // setUsage sets the response's usage; r.Session must be set. A usage that
@@ -350,15 +373,16 @@ func (r *Response) Usage() Usage {
 // logs, so nothing is reclaimed).
 func (r *Response) setUsage(u Usage) {
 	n := [6]int64{u.Input, u.Output, u.CacheCreate5m, u.CacheCreate1h, u.CacheRead, u.Reasoning}
-	r.fast, r.wide = u.Fast, false
+	r.set(respFast, u.Fast)
+	r.set(respWide, false)
 	for i, v := range n {
 		if v != int64(int32(v)) {
-			r.wide = true
+			r.set(respWide, true)
 			break
 		}
 		r.counts[i] = int32(v)
 	}
-	if r.wide {
+	if r.has(respWide) {
 		s := r.Session
 		r.counts = [6]int32{int32(len(s.wide))}
 		s.wide = append(s.wide, u)
@@ -488,12 +512,12 @@ func (s *Session) tallyFrom(p *pricing.Table, loc *time.Location, from int) {
 	}
 	for i := from; i < len(s.responses); i++ {
 		r := &s.responses[i]
-		if !r.costed { // an extension keeps the prices of the responses it did not change
-			r.Cost, r.Priced = p.Cost(r.Model, r.Usage())
-			r.costed = true
+		if !r.has(respCosted) { // an extension keeps the prices of the responses it did not change
+			r.Cost, r.Priced = p.Cost(r.Model(), r.Usage())
+			r.set(respCosted, true)
 		}
 		s.Usage.addResponse(r)
-		k := bucketKey{r.Time / quarterMs, r.Model}
+		k := bucketKey{r.Time / quarterMs, r.Model()}
 		j, ok := idx[k]
 		if !ok {
 			j = len(s.buckets)
@@ -529,7 +553,8 @@ func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message) {
 	if !m.Counts() {
 		return
 	}
-	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, Model: m.Model, Sidechain: m.Sidechain, advised: len(m.Advisors) > 0}
+	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, model: modelID(m.Model), Sidechain: m.Sidechain}
+	r.set(respAdvised, len(m.Advisors) > 0)
 	r.setUsage(m.Usage)
 	if m.Key == 0 {
 		s.responses = append(s.responses, r)
@@ -544,10 +569,10 @@ func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message) {
 		return
 	}
 	own := &ref.h.s.responses[ref.i]
-	had := own.advised
+	had := own.has(respAdvised)
 	mergeCopy(own, s, f, m)
 	if !had && len(m.Advisors) > 0 {
-		own.advised = true
+		own.set(respAdvised, true)
 		at := *own
 		addAdvisors(ref.h.s, &at, m)
 	}
@@ -557,7 +582,7 @@ func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message) {
 // time of its response r, once per response (SPEC §3 "Advisor usage").
 func addAdvisors(s *Session, r *Response, m *Message) {
 	for _, a := range m.Advisors {
-		ar := Response{File: r.File, Session: s, Time: r.Time, Model: a.Model, Sidechain: r.Sidechain, Advisor: true}
+		ar := Response{File: r.File, Session: s, Time: r.Time, model: modelID(a.Model), Sidechain: r.Sidechain, Advisor: true}
 		ar.setUsage(a.Usage)
 		s.responses = append(s.responses, ar)
 	}
@@ -570,9 +595,9 @@ func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message) {
 	}
 	if m.Usage.Output >= r.Usage().Output {
 		r.setUsage(m.Usage)
-		r.costed = false
+		r.set(respCosted, false)
 		if m.Model != "" {
-			r.Model = m.Model
+			r.setModel(m.Model)
 		}
 	}
 }
@@ -588,10 +613,10 @@ func (u *SessionUsage) addResponse(r *Response) {
 	} else {
 		u.Main.addResponse(r)
 	}
-	t := u.ByModel[r.Model]
+	t := u.ByModel[r.Model()]
 	if t == nil {
 		t = &Tally{}
-		u.ByModel[r.Model] = t
+		u.ByModel[r.Model()] = t
 	}
 	t.addResponse(r)
 }

@@ -216,7 +216,7 @@ func (snap *Snapshot) report(q ReportQuery, key string) Report {
 				// The range cuts this quarter hour: take its responses one by one.
 				for ri := range s.responses {
 					r := &s.responses[ri]
-					if r.Time/quarterMs == b.quarter && r.Model == b.model && q.Range.Contains(r.Time) {
+					if r.Time/quarterMs == b.quarter && r.Model() == b.model && q.Range.Contains(r.Time) {
 						var t Tally
 						t.addResponse(r)
 						add(s, b.date, b.model, t)
