@@ -101,8 +101,8 @@ func (snap *Snapshot) computeCoverage() Coverage {
 // costStateAgrees compares per-model tokens of the session with its cost-state.
 func costStateAgrees(s *Session) bool {
 	ours := map[string]Usage{}
-	for m, t := range s.Usage.ByModel {
-		ours[m] = t.Usage
+	for _, t := range s.Usage.ByModel {
+		ours[t.Model] = t.Usage
 	}
 	if len(ours) != len(s.CostState.Models) {
 		// Models with no usage on one side still agree when both are zero.

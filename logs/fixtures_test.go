@@ -429,7 +429,7 @@ func TestFixtureNestedByModel(t *testing.T) {
 		t.Errorf("by_model has %d models, want %d", len(s.Usage.ByModel), len(want))
 	}
 	for m, w := range want {
-		tl := s.Usage.ByModel[m]
+		tl := s.Usage.Model(m)
 		if tl == nil {
 			t.Errorf("by_model[%s] missing", m)
 			continue

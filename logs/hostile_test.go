@@ -91,8 +91,8 @@ func viewOf(t *testing.T, snap *Snapshot, s *Session) sessionView {
 		Total: s.Usage.Total.Usage, Main: s.Usage.Main.Usage, Sidechain: s.Usage.Sidechain.Usage,
 		Cost: s.Usage.Total.Cost.USD(), ByModel: map[string]Usage{}, PerTool: map[string]OutcomeCounts{},
 		FirstPrompt: s.FirstPrompt()}
-	for m, tl := range s.Usage.ByModel {
-		v.ByModel[m] = tl.Usage
+	for _, tl := range s.Usage.ByModel {
+		v.ByModel[tl.Model] = tl.Usage
 	}
 	cs := CountCalls(s, live)
 	v.Calls, v.MainC, v.SideC = cs.Total, cs.Main, cs.Sidechain

@@ -402,11 +402,7 @@ func (s *Session) keptResponses(old *Session, grown map[*FileSummary]*FileSummar
 // the last bit.
 func (s *Session) continueTally(old *Session, p *pricing.Table, loc *time.Location) {
 	s.Usage = old.Usage
-	s.Usage.ByModel = make(map[string]*Tally, len(old.Usage.ByModel))
-	for m, t := range old.Usage.ByModel {
-		c := *t
-		s.Usage.ByModel[m] = &c
-	}
+	s.Usage.ByModel = slices.Clone(old.Usage.ByModel)
 	s.buckets = append(make([]bucket, 0, len(old.buckets)+4), old.buckets...)
 	s.tallyFrom(p, loc, len(old.responses))
 }

@@ -34,8 +34,15 @@ func digest(sn *Snapshot) string {
 		fmt.Fprintf(&b, "%s %s %d-%d msgs=%d api=%d skip=%d %s title=%q total=%+v main=%+v side=%+v cost=%.6f calls=%+v\n",
 			s.Key, s.Repo, s.Start, s.End, s.MessageCount, s.APIErrors, s.SkippedLines(false), s.SchemaStatus(), s.Title,
 			s.Usage.Total.Usage, s.Usage.Main.Usage, s.Usage.Sidechain.Usage, s.Usage.Total.Cost.USD(), CountCalls(s, false).Total)
-		for _, m := range sortedKeysOf(s.Usage.ByModel) {
-			fmt.Fprintf(&b, "  %s %+v\n", m, s.Usage.ByModel[m].Usage)
+		byModel := map[string]Usage{}
+		for _, mt := range s.Usage.ByModel {
+			byModel[mt.Model] = mt.Usage
+		}
+		if len(byModel) != len(s.Usage.ByModel) {
+			fmt.Fprintf(&b, "  a model listed twice: %d entries, %d models\n", len(s.Usage.ByModel), len(byModel))
+		}
+		for _, m := range sortedKeysOf(byModel) {
+			fmt.Fprintf(&b, "  %s %+v\n", m, byModel[m])
 		}
 		for f, c := range s.Calls() { // in order, with the file that owns each
 			fmt.Fprintf(&b, "  call %s %x %s %d %x\n", filepath.Base(f.Path), c.Key, c.Name, c.Result, c.Msg)

@@ -75,8 +75,8 @@ func sessionUsage(u logs.SessionUsage, detail bool) SessionUsageBlock {
 	}
 	if detail || len(u.ByModel) > 1 {
 		out.ByModel = map[string]UsageBlock{}
-		for m, mt := range u.ByModel {
-			out.ByModel[modelName(m)] = usageBlock(*mt)
+		for _, mt := range u.ByModel {
+			out.ByModel[modelName(mt.Model)] = usageBlock(mt.Tally)
 		}
 		if len(out.ByModel) > maxModels {
 			out.ByModel, out.Models = topUsage(out.ByModel, maxModels), len(out.ByModel)
