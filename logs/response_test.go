@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -99,5 +100,35 @@ func TestResponseSize(t *testing.T) {
 	a, b := modelID("claude-opus-4-5"), modelID(strings.Clone("claude-opus-4-5"))
 	if a != b || a == 0 {
 		t.Errorf("one name, two numbers: %d %d", a, b)
+	}
+}
+
+// TestManyModelsTally: a session naming more models than its list walks
+// (modelsListed) tallies each once, in the order of first use, the same as
+// one with few.
+func TestManyModelsTally(t *testing.T) {
+	s := &Session{}
+	const models = 3 * modelsListed
+	for i := range 4 * models {
+		r := Response{Session: s, Time: int64(i)}
+		r.setModel(fmt.Sprintf("many-%d", i%models))
+		r.setUsage(Usage{Input: int64(i%models + 1), Output: 1})
+		s.responses = append(s.responses, r)
+	}
+	s.tallyFrom(nil, time.UTC, 0)
+	if len(s.Usage.ByModel) != models {
+		t.Fatalf("%d models tallied, want %d", len(s.Usage.ByModel), models)
+	}
+	for i := range models {
+		name := fmt.Sprintf("many-%d", i)
+		if s.Usage.ByModel[i].Model != name {
+			t.Fatalf("model %d is %q, want %q (first use)", i, s.Usage.ByModel[i].Model, name)
+		}
+		if tl := s.Usage.Model(name); tl == nil || tl.Input != int64(4*(i+1)) || tl.Output != 4 {
+			t.Fatalf("%s: %+v, want input %d output 4", name, tl, 4*(i+1))
+		}
+	}
+	if s.Usage.Total.Input != 4*models*(models+1)/2 {
+		t.Errorf("total input %d", s.Usage.Total.Input)
 	}
 }

@@ -528,13 +528,14 @@ func (s *Session) tallyFrom(p *pricing.Table, loc *time.Location, from int) {
 	for j := range s.buckets {
 		idx[s.buckets[j].bucketKey] = j
 	}
+	var models map[string]int // the positions in s.Usage.ByModel, once it is long
 	for i := from; i < len(s.responses); i++ {
 		r := &s.responses[i]
 		if !r.has(respCosted) { // an extension keeps the prices of the responses it did not change
 			r.Cost, r.Priced = p.Cost(r.Model(), r.Usage())
 			r.set(respCosted, true)
 		}
-		s.Usage.addResponse(r)
+		s.Usage.addResponse(r, &models)
 		k := bucketKey{r.Time / quarterMs, r.Model()}
 		j, ok := idx[k]
 		if !ok {
@@ -620,21 +621,47 @@ func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message) {
 	}
 }
 
-// add sums one response into the session's tallies.
-func (u *SessionUsage) addResponse(r *Response) {
+// addResponse sums one response into the session's tallies. A session's
+// models are found in its list; once it has more than modelsListed, through
+// *index, which the caller keeps over its additions (nil until then), so a
+// history whose sessions each name thousands of models stays linear.
+func (u *SessionUsage) addResponse(r *Response, index *map[string]int) {
 	u.Total.addResponse(r)
 	if r.Sidechain {
 		u.Sidechain.addResponse(r)
 	} else {
 		u.Main.addResponse(r)
 	}
-	t := u.Model(r.Model())
-	if t == nil {
-		u.ByModel = append(u.ByModel, ModelTally{Model: r.Model()})
-		t = &u.ByModel[len(u.ByModel)-1].Tally
+	name := r.Model()
+	i, ok := -1, false
+	if *index != nil {
+		i, ok = (*index)[name]
+	} else {
+		for j := range u.ByModel {
+			if u.ByModel[j].Model == name {
+				i, ok = j, true
+				break
+			}
+		}
 	}
-	t.addResponse(r)
+	if !ok {
+		i = len(u.ByModel)
+		u.ByModel = append(u.ByModel, ModelTally{Model: name})
+		switch {
+		case *index != nil:
+			(*index)[name] = i
+		case len(u.ByModel) > modelsListed:
+			*index = make(map[string]int, len(u.ByModel))
+			for j := range u.ByModel {
+				(*index)[u.ByModel[j].Model] = j
+			}
+		}
+	}
+	u.ByModel[i].addResponse(r)
 }
+
+// modelsListed is how many models a session's tally finds by walking its list.
+const modelsListed = 16
 
 func sortByStart(ss []*Session) {
 	sort.Slice(ss, func(i, j int) bool {

@@ -206,7 +206,7 @@ type fileMarks struct {
 // markHash hashes a mark's bytes (the process's seed: marks never leave it).
 func markHash(b []byte) uint64 { return maphash.Bytes(idSeed, b) }
 
-// matches reports whether b are the bytes the mark (hash h of n bytes)
+// markMatches reports whether b are the bytes the mark (hash h of n bytes)
 // stands for: a short or failed read never matches.
 func markMatches(b []byte, h uint64, n uint16) bool {
 	return b != nil && len(b) == int(n) && markHash(b) == h
