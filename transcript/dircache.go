@@ -17,6 +17,7 @@ type DirCache struct {
 	ahead   map[string]*lookAhead // folders Prefetch is listing for this pass
 	slots   chan struct{}         // bounds the look-aheads running at once
 	relist  map[string]bool       // in a trusted pass (BeginTrustedPass), the folders listed again; nil otherwise
+	linked  int                   // how many listings of dirs hold a symlink (Linked)
 }
 
 // lookAhead is a folder's stat, and its entries when the cache could not
@@ -130,13 +131,24 @@ func (c *DirCache) cached(dir string) bool {
 // is then unsafe: a folder reached through a link is cached under the
 // link's path, and the link can be pointed elsewhere without a change to
 // anything the watcher watches under that path.
-func (c *DirCache) Linked() bool {
-	for _, l := range c.dirs {
-		if l.links {
-			return true
-		}
+func (c *DirCache) Linked() bool { return c.linked > 0 }
+
+// put caches dir's listing, and drop forgets it, keeping linked.
+func (c *DirCache) put(dir string, l dirListing) {
+	c.drop(dir)
+	c.dirs[dir] = l
+	if l.links {
+		c.linked++
 	}
-	return false
+}
+
+func (c *DirCache) drop(dir string) {
+	if l, ok := c.dirs[dir]; ok {
+		if l.links {
+			c.linked--
+		}
+		delete(c.dirs, dir)
+	}
 }
 
 // endLookAheads waits for the look-aheads of the pass and forgets them: the
@@ -152,7 +164,7 @@ func (c *DirCache) endLookAheads() {
 func (c *DirCache) EndPass() {
 	for d := range c.dirs {
 		if !c.seen[d] {
-			delete(c.dirs, d)
+			c.drop(d)
 		}
 	}
 	c.endLookAheads()
@@ -194,7 +206,7 @@ func (c *DirCache) List(dir string) []Listed {
 		st = Stat(dir)
 	}
 	if !st.Dir {
-		delete(c.dirs, dir)
+		c.drop(dir)
 		return nil
 	}
 	if !c.FirstVisit(st.ID) {
@@ -217,7 +229,7 @@ func (c *DirCache) List(dir string) []Listed {
 		entries[i] = Listed{Full: filepath.Join(dir, e.Name()), name: len(e.Name()), typ: e.Type()}
 		links = links || e.Type()&fs.ModeSymlink != 0
 	}
-	c.dirs[dir] = dirListing{mtime: mt, id: st.ID, links: links, entries: entries}
+	c.put(dir, dirListing{mtime: mt, id: st.ID, links: links, entries: entries})
 	return entries
 }
 

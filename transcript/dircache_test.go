@@ -206,4 +206,13 @@ func TestDirCacheTrustedPass(t *testing.T) {
 	if !c.Linked() {
 		t.Error("a listing holds a symlink, but not Linked")
 	}
+	if err := os.Remove(filepath.Join(b, "link")); err != nil {
+		t.Fatal(err)
+	}
+	c.BeginPass()
+	c.List(b)
+	c.EndPass()
+	if c.Linked() {
+		t.Error("the symlink is gone from the listing, but still Linked")
+	}
 }
