@@ -314,12 +314,20 @@ type ModelTally struct {
 
 // Model is the tally of the named model, nil when the session has none.
 func (u *SessionUsage) Model(name string) *Tally {
-	for i := range u.ByModel {
-		if u.ByModel[i].Model == name {
-			return &u.ByModel[i].Tally
-		}
+	if i := u.modelAt(name); i >= 0 {
+		return &u.ByModel[i].Tally
 	}
 	return nil
+}
+
+// modelAt is the position of the named model in ByModel, or -1.
+func (u *SessionUsage) modelAt(name string) int {
+	for i := range u.ByModel {
+		if u.ByModel[i].Model == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // Response is one deduplicated API response. A history holds one per model
@@ -637,12 +645,8 @@ func (u *SessionUsage) addResponse(r *Response, index *map[string]int) {
 	if *index != nil {
 		i, ok = (*index)[name]
 	} else {
-		for j := range u.ByModel {
-			if u.ByModel[j].Model == name {
-				i, ok = j, true
-				break
-			}
-		}
+		i = u.modelAt(name)
+		ok = i >= 0
 	}
 	if !ok {
 		i = len(u.ByModel)
