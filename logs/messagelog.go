@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"iter"
 	"slices"
-	"sync"
 
 	"github.com/agent-activity/agent-activity/transcript"
 )
@@ -163,30 +162,3 @@ func (l *messageLog) unpackInto(dst []Message) []Message {
 	}
 	return out
 }
-
-// openLists recycles the open message lists of reads that pack them at
-// their end (closeIndexes): a full build reads thousands of files, and each
-// list grew to its file's length only to be dropped, about a fifth of what
-// a build allocated (36 of 190 MB at 1 GB).
-var openLists sync.Pool // *[]Message
-
-// takeList is an empty recycled list, or nil.
-func takeList() []Message {
-	if p, _ := openLists.Get().(*[]Message); p != nil {
-		return (*p)[:0]
-	}
-	return nil
-}
-
-// giveList recycles ms, which nothing else holds; the list of a very long
-// file is left to the collector.
-func giveList(ms []Message) {
-	if cap(ms) == 0 || cap(ms) > maxRecycled {
-		return
-	}
-	clear(ms)
-	ms = ms[:0]
-	openLists.Put(&ms)
-}
-
-const maxRecycled = 1 << 11 // messages (240 KB)

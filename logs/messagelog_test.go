@@ -41,8 +41,4 @@ func TestMessageLogRoundTrip(t *testing.T) {
 	if got := l.unpackInto(old); !reflect.DeepEqual(got, ms) || &got[0] != &old[0] {
 		t.Errorf("into a recycled list: %+v (same memory %v)", got, &got[0] == &old[0])
 	}
-	giveList(old)
-	if got := takeList(); len(got) != 0 {
-		t.Errorf("a recycled list comes back with %d messages", len(got))
-	}
 }

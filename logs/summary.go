@@ -217,13 +217,15 @@ func markMatches(b []byte, h uint64, n uint16) bool {
 // holds it only while it is read, and between the reads of a hot file (most
 // summaries are of files that do not grow).
 type readState struct {
-	msgs       []Message         // the messages, open to change
-	prov       []Message         // after msgs: the responses the last read made of zero copies (provisional), which the next takes back
-	msgIdx     map[uint64]int32  // response identity -> index in msgs
-	lastByID   map[uint64]int32  // during a read: hash of message.id alone -> the latest message with it
-	zeroCopies []zeroCopy        // all-zero usage copies waiting for the copy they belong to
-	callIdx    map[uint64]int32  // hash of tool_use id -> index in Calls
-	paths      map[string]string // during a read: the file paths of its calls, one string each
+	msgs           []Message         // the messages, open to change
+	prov           []Message         // after msgs: the responses the last read made of zero copies (provisional), which the next takes back
+	msgIdx         map[uint64]int32  // response identity -> index in msgs
+	lastByID       map[uint64]int32  // during a read: hash of message.id alone -> the latest message with it
+	zeroCopies     []zeroCopy        // all-zero usage copies waiting for the copy they belong to
+	callIdx        map[uint64]int32  // hash of tool_use id -> index in Calls
+	paths          map[string]string // during a read: the file paths of its calls, one string each
+	scratch        *readScratch      // a read from the file's start: where its lists and lookups came from, and go back to
+	callsInScratch bool              // Calls is the scratch's list: the read copies it out at its end
 }
 
 func readAt(fh *os.File, off, n int64) []byte {
@@ -354,6 +356,20 @@ func (f *FileSummary) cooled() *FileSummary {
 	return c
 }
 
+// keptCalls is the list of Calls to keep at the end of a read from the
+// file's start: a copy of the scratch's at its length (which the scratch
+// keeps for the next read), or the list clipped.
+func (f *FileSummary) keptCalls() []Call {
+	if !f.callsInScratch {
+		return clipSlice(f.Calls)
+	}
+	f.scratch.calls, f.callsInScratch = f.Calls, false
+	if len(f.Calls) == 0 {
+		return nil
+	}
+	return slices.Clone(f.Calls)
+}
+
 // clipSlice drops unused capacity left by append's growth: summaries live as
 // long as the process, so the slack would be memory held for nothing.
 func clipSlice[T any](s []T) []T {
@@ -459,7 +475,7 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, tail
 	}
 	f.marks.tail, f.marks.tailLen = markHash(end), uint16(len(end))
 	if !f.hot { // a hot file's lists grow on: cooled clips them
-		f.Calls = clipSlice(f.Calls)
+		f.Calls = f.keptCalls()
 	}
 	f.tools = clipSlice(f.tools)
 	if f.lateLeaf {
@@ -503,20 +519,28 @@ func (f *FileSummary) openIndexes() {
 		}
 		return
 	}
-	f.readState, f.sharedMsgs = &readState{msgs: f.messages.unpackInto(takeList())}, 0
+	sc := takeScratch()
+	f.readState, f.sharedMsgs = &readState{msgs: f.messages.unpackInto(sc.msgs), msgIdx: sc.msgIdx, callIdx: sc.callIdx, paths: sc.paths, scratch: sc}, 0
+	if len(f.Calls) == 0 {
+		f.Calls, f.callsInScratch = sc.calls, true
+	}
 	f.reopenZeroCopies()
 	f.indexOpen()
 }
 
 // indexOpen builds the lookups of the open messages and of the calls.
 func (f *FileSummary) indexOpen() {
-	f.msgIdx = make(map[uint64]int32, len(f.msgs))
+	if f.msgIdx == nil { // else the scratch's, empty
+		f.msgIdx = make(map[uint64]int32, len(f.msgs))
+	}
 	for i := range f.msgs {
 		if k := f.msgs[i].Key; k != 0 {
 			f.msgIdx[k] = int32(i)
 		}
 	}
-	f.callIdx = make(map[uint64]int32, len(f.Calls))
+	if f.callIdx == nil {
+		f.callIdx = make(map[uint64]int32, len(f.Calls))
+	}
 	for i := range f.Calls {
 		f.callIdx[f.Calls[i].Key] = int32(i)
 	}
@@ -528,8 +552,12 @@ func (f *FileSummary) closeIndexes() {
 		return
 	}
 	f.messages = packMessages(f.msgs, f.prov)
-	if f.sharedMsgs == 0 {
-		giveList(f.msgs) // f's own, and nothing holds it once packed
+	if sc := f.scratch; sc != nil {
+		sc.msgs = nil
+		if f.sharedMsgs == 0 {
+			sc.msgs = f.msgs // f's own, and nothing holds it once packed
+		}
+		sc.give()
 	}
 	f.readState = nil
 }
