@@ -70,3 +70,35 @@ func TestCountTool(t *testing.T) {
 		t.Errorf("two calls of Read keep two strings")
 	}
 }
+
+// TestCallFilesKeepID: a file call's tool_use id reads back as it was
+// given, kept in place when it fits and beside it when not, and the record
+// stays within a 64-byte object.
+func TestCallFilesKeepID(t *testing.T) {
+	if n := unsafe.Sizeof(callFiles{}); n > 64 {
+		t.Errorf("callFiles is %d bytes, more than its 64-byte size class", n)
+	}
+	more := []transcript.CallFile{{Path: "b.go", Action: ActionEdit}}
+	for _, tc := range []struct {
+		id   string
+		more []transcript.CallFile
+	}{
+		{"toolu_01ABCDEFGHJKLMNPQRSTUVWX", nil},  // 30 bytes: in place
+		{"call_AbCdEfGhIjKlMnOpQrStUvWx", nil},   // 29
+		{"toolu_01ABCDEFGHJKLMNPQRSTUVWXY", nil}, // 31: beside
+		{"", nil},
+		{"toolu_01ABCDEFGHJKLMNPQRSTUVWX", more}, // in place, with more files
+		{strings.Repeat("x", 200), more},
+	} {
+		c := Call{files: newCallFiles("a.go", tc.id, tc.more)}
+		if got := c.ID(); got != tc.id {
+			t.Errorf("id %q reads back as %q", tc.id, got)
+		}
+		if got := c.More(); !slices.Equal(got, tc.more) {
+			t.Errorf("id %q: more %v, want %v", tc.id, got, tc.more)
+		}
+		if c.Path() != "a.go" {
+			t.Errorf("id %q: path %q", tc.id, c.Path())
+		}
+	}
+}

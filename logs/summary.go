@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/agent-activity/agent-activity/transcript"
 )
@@ -73,11 +74,38 @@ type Call struct {
 }
 
 // callFiles is what a file tool's call keeps beside it. It is never changed
-// once made: copies of a Call share it.
+// once made: copies of a Call share it. The tool_use id is kept in place:
+// ids are 30 bytes (Claude Code's toolu_ ids; Codex's call_ ids are 29), so
+// a call keeps one 64-byte object, not that and a string of 32 (4.8 MB and
+// 150,000 objects at 4 GB). A longer id, and the further files of a patch,
+// are in extra.
 type callFiles struct {
-	path string                // the file path
-	id   string                // the tool_use id (file_activity shows it)
-	more []transcript.CallFile // further files touched (a patch of several files); nil for most calls
+	path  string     // the file path
+	extra *callExtra // nil for most calls
+	idLen uint8
+	idBuf [callIDLen]byte // the tool_use id (file_activity shows it), when it fits
+}
+
+const callIDLen = 30
+
+// callExtra is what few file calls have.
+type callExtra struct {
+	id   string                // a tool_use id longer than callIDLen
+	more []transcript.CallFile // further files touched (a patch of several files)
+}
+
+func newCallFiles(path, id string, more []transcript.CallFile) *callFiles {
+	cf := &callFiles{path: path}
+	if len(id) <= callIDLen {
+		cf.idLen = uint8(copy(cf.idBuf[:], id))
+	}
+	if len(id) > callIDLen || len(more) > 0 {
+		cf.extra = &callExtra{more: more}
+		if len(id) > callIDLen {
+			cf.extra.id = id
+		}
+	}
+	return cf
 }
 
 // Path is the file path of a file tool's call ("" for other calls).
@@ -90,18 +118,26 @@ func (c *Call) Path() string {
 
 // ID is the tool_use id, kept for file tools' calls only ("" for others).
 func (c *Call) ID() string {
-	if c.files == nil {
+	cf := c.files
+	switch {
+	case cf == nil:
+		return ""
+	case cf.extra != nil && cf.extra.id != "":
+		return cf.extra.id
+	case cf.idLen == 0:
 		return ""
 	}
-	return c.files.id
+	// The bytes never change once made (callFiles is shared, never
+	// written), so the string can be them.
+	return unsafe.String(&cf.idBuf[0], int(cf.idLen))
 }
 
 // More lists the further files a call touched (a patch of several files).
 func (c *Call) More() []transcript.CallFile {
-	if c.files == nil {
+	if c.files == nil || c.files.extra == nil {
 		return nil
 	}
-	return c.files.more
+	return c.files.extra.more
 }
 
 // Touches yields the path and action of each file the call touched: Path
@@ -940,10 +976,11 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 		c := Call{Key: ch, Name: f.countTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
 		if call.Action != ActionNone {
 			c.Action = call.Action
-			c.files = &callFiles{path: f.internPath(call.Path), id: transcript.Clip(call.ID, 200)}
+			var more []transcript.CallFile
 			for _, m := range call.More {
-				c.files.more = append(c.files.more, transcript.CallFile{Path: f.internPath(m.Path), Action: m.Action})
+				more = append(more, transcript.CallFile{Path: f.internPath(m.Path), Action: m.Action})
 			}
+			c.files = newCallFiles(f.internPath(call.Path), transcript.Clip(call.ID, 200), more)
 		}
 		c.Kinds, c.Target = classifyCall(&call)
 		if st, ok := f.orphans[ch]; ok {
