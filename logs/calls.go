@@ -129,10 +129,10 @@ func CountCalls(s *Session, live bool) CallStats {
 		} else {
 			st.Main.Add(o)
 		}
-		pt := st.PerTool[c.Name]
+		pt := st.PerTool[c.Name()]
 		if pt == nil {
 			pt = &OutcomeCounts{}
-			st.PerTool[c.Name] = pt
+			st.PerTool[c.Name()] = pt
 		}
 		pt.Add(o)
 	}

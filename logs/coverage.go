@@ -74,7 +74,7 @@ func (snap *Snapshot) computeCoverage() Coverage {
 			c.Versions[v]++
 		}
 		for _, call := range s.Calls() {
-			c.Tools[call.Name]++
+			c.Tools[call.Name()]++
 		}
 		if s.CostState != nil {
 			c.Accounting.SessionsChecked++

@@ -80,7 +80,7 @@ func (snap *Snapshot) ExportToolCalls(r TimeRange) iter.Seq[ToolCallRow] {
 						continue
 					}
 					row := ToolCallRow{Time: c.Time, Machine: s.Machine, Agent: agent, SessionID: s.ID, Repo: s.Repo,
-						Tool: c.Name, Outcome: c.Outcome(live), Source: "main"}
+						Tool: c.Name(), Outcome: c.Outcome(live), Source: "main"}
 					if c.Sidechain {
 						row.Source = "sidechain"
 					}

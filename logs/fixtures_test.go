@@ -452,8 +452,8 @@ func TestFixturePendingCalls(t *testing.T) {
 		for _, call := range s.Main.Calls {
 			if call.Key == IDKey(c.call) {
 				found = true
-				if call.Name != c.name || call.Outcome(sn.IsLive(s)) != OutcomePending {
-					t.Errorf("%s: %s %s outcome %s, want %s pending", c.id[:8], c.call, call.Name, call.Outcome(sn.IsLive(s)), c.name)
+				if call.Name() != c.name || call.Outcome(sn.IsLive(s)) != OutcomePending {
+					t.Errorf("%s: %s %s outcome %s, want %s pending", c.id[:8], c.call, call.Name(), call.Outcome(sn.IsLive(s)), c.name)
 				}
 			}
 		}

@@ -102,7 +102,7 @@ func viewOf(t *testing.T, snap *Snapshot, s *Session) sessionView {
 	var calls, msgs, vers strings.Builder
 	for _, f := range s.Files() {
 		for _, c := range f.Calls {
-			fmt.Fprintf(&calls, "%x %s %s %s %v|", c.Key, c.Name, c.Path(), c.Action, c.Result)
+			fmt.Fprintf(&calls, "%x %s %s %s %v|", c.Key, c.Name(), c.Path(), c.Action, c.Result)
 		}
 		for _, m := range f.Messages() {
 			fmt.Fprintf(&msgs, "%x %s %d %+v %v|", m.Key, m.Model, m.Time, m.Usage, m.Sidechain)

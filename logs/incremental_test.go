@@ -45,7 +45,7 @@ func digest(sn *Snapshot) string {
 			fmt.Fprintf(&b, "  %s %+v\n", m, byModel[m])
 		}
 		for f, c := range s.Calls() { // in order, with the file that owns each
-			fmt.Fprintf(&b, "  call %s %x %s %d %x\n", filepath.Base(f.Path), c.Key, c.Name, c.Result, c.Msg)
+			fmt.Fprintf(&b, "  call %s %x %s %d %x\n", filepath.Base(f.Path), c.Key, c.Name(), c.Result, c.Msg)
 		}
 	}
 	rep := sn.Report(ReportQuery{GroupBy: []string{"day", "model"}})

@@ -326,7 +326,7 @@ func recoveriesIn(calls []*Call) (rec []Recovery, unresolved []int) {
 	}
 	waiting := map[key][]int{}
 	for i, c := range calls {
-		k := key{c.Name, c.Target}
+		k := key{c.Name(), c.Target}
 		switch c.Result {
 		case transcript.ResultError:
 			waiting[k] = append(waiting[k], i)

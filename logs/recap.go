@@ -94,14 +94,14 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 				files[path] = fc
 			}
 			fc.Count++
-			if !slices.Contains(fc.Tools, c.Name) {
-				fc.Tools = append(fc.Tools, c.Name)
+			if !slices.Contains(fc.Tools, c.Name()) {
+				fc.Tools = append(fc.Tools, c.Name())
 			}
 			if c.Time > fc.Last {
 				fc.Last = c.Time
 			}
 		}
-		if isShellTool(c.Name) {
+		if isShellTool(c.Name()) {
 			shellIDs = append(shellIDs, *c)
 		}
 	}

@@ -90,14 +90,14 @@ func TestResponseSize(t *testing.T) {
 	if r.Model() != "" {
 		t.Errorf("zero response's model %q", r.Model())
 	}
-	for i := range 3 * modelChunk { // across chunks
+	for i := range 3 * nameChunk { // across chunks
 		name := fmt.Sprintf("model-%d", i)
 		r.setModel(name)
 		if got := r.Model(); got != name {
 			t.Fatalf("model %q reads back as %q", name, got)
 		}
 	}
-	a, b := modelID("claude-opus-4-5"), modelID(strings.Clone("claude-opus-4-5"))
+	a, b := nameID("claude-opus-4-5"), nameID(strings.Clone("claude-opus-4-5"))
 	if a != b || a == 0 {
 		t.Errorf("one name, two numbers: %d %d", a, b)
 	}

@@ -66,8 +66,11 @@ func TestCountTool(t *testing.T) {
 			t.Errorf("ToolCount(%q) = %d, want %d", name, got, n)
 		}
 	}
-	if a, b := f.countTool("Read"), f.countTool("Read"); unsafe.StringData(a) != unsafe.StringData(b) {
-		t.Errorf("two calls of Read keep two strings")
+	if a, b := f.countTool("Read"), f.countTool("Read"); a != b || nameOf(a) != "Read" || unsafe.StringData(nameOf(a)) != unsafe.StringData(nameOf(b)) {
+		t.Errorf("two calls of Read: numbers %d and %d, names %q and %q", a, b, nameOf(a), nameOf(b))
+	}
+	if a, b := f.countTool("Read"), f.countTool("Bash"); a == b {
+		t.Errorf("Read and Bash have one number, %d", a)
 	}
 }
 
@@ -100,5 +103,20 @@ func TestCallFilesKeepID(t *testing.T) {
 		if c.Path() != "a.go" {
 			t.Errorf("id %q: path %q", tc.id, c.Path())
 		}
+	}
+}
+
+// TestCallSize: a Call is 56 bytes, its tool a number (a history holds
+// hundreds of thousands of calls, each in a session's list).
+func TestCallSize(t *testing.T) {
+	if n := unsafe.Sizeof(Call{}); n != 56 {
+		t.Errorf("Call is %d bytes, want 56", n)
+	}
+	c := Call{name: nameID("mcp__github__create_issue")}
+	if got := c.Name(); got != "mcp__github__create_issue" {
+		t.Errorf("the call's tool reads back as %q", got)
+	}
+	if got := (&Call{}).Name(); got != "" {
+		t.Errorf("a call without a tool reads %q", got)
 	}
 }

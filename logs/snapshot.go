@@ -333,7 +333,7 @@ func (u *SessionUsage) modelAt(name string) int {
 // Response is one deduplicated API response. A history holds one per model
 // turn, so it is kept in 72 bytes: its token counts as int32s when all six
 // fit (every real count does), else whole in its session's wide list; its
-// model as a number (modelID); its own flags in a byte.
+// model as a number (nameID); its own flags in a byte.
 type Response struct {
 	key       uint64
 	File      *FileSummary // the file of the first copy in the owning session
@@ -341,7 +341,7 @@ type Response struct {
 	Time      int64
 	Cost      float64  // USD at list price, when Priced
 	counts    [6]int32 // Input, Output, CacheCreate5m, CacheCreate1h, CacheRead, Reasoning; when wide, counts[0] indexes Session.wide
-	model     uint32   // modelID of the model's name
+	model     uint32   // nameID of the model's name
 	Sidechain bool
 	Advisor   bool // a second model consulted inside another response, billed at its own rates
 	Priced    bool
@@ -369,9 +369,9 @@ func (r *Response) set(f respFlags, on bool) {
 }
 
 // Model is the name of the response's model.
-func (r *Response) Model() string { return modelName(r.model) }
+func (r *Response) Model() string { return nameOf(r.model) }
 
-func (r *Response) setModel(name string) { r.model = modelID(name) }
+func (r *Response) setModel(name string) { r.model = nameID(name) }
 
 // sameUsage reports whether r and o have the same usage, comparing the
 // packed counts (a Usage compare went through memequal, a third of what an
@@ -580,7 +580,7 @@ func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message) {
 	if !m.Counts() {
 		return
 	}
-	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, model: modelID(m.Model), Sidechain: m.Sidechain}
+	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, model: nameID(m.Model), Sidechain: m.Sidechain}
 	r.set(respAdvised, len(m.Advisors) > 0)
 	r.setUsage(m.Usage)
 	if m.Key == 0 {
@@ -609,7 +609,7 @@ func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message) {
 // time of its response r, once per response (SPEC §3 "Advisor usage").
 func addAdvisors(s *Session, r *Response, m *Message) {
 	for _, a := range m.Advisors {
-		ar := Response{File: r.File, Session: s, Time: r.Time, model: modelID(a.Model), Sidechain: r.Sidechain, Advisor: true}
+		ar := Response{File: r.File, Session: s, Time: r.Time, model: nameID(a.Model), Sidechain: r.Sidechain, Advisor: true}
 		ar.setUsage(a.Usage)
 		s.responses = append(s.responses, ar)
 	}

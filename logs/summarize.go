@@ -149,7 +149,7 @@ func windowCalls(sessions []*Session) (shown, unresolved []callAt) {
 		shown = append(shown, at)
 		if c.Result == transcript.ResultError {
 			failed = append(failed, at)
-			failing[targetKey{c.Name, c.Target}] = true
+			failing[targetKey{c.Name(), c.Target}] = true
 		}
 	})
 	lastOK := map[targetKey]callAt{}
@@ -158,7 +158,7 @@ func windowCalls(sessions []*Session) (shown, unresolved []callAt) {
 		if c.Result != transcript.ResultOK {
 			return
 		}
-		k := targetKey{c.Name, c.Target}
+		k := targetKey{c.Name(), c.Target}
 		if !failing[k] {
 			return
 		}
@@ -167,7 +167,7 @@ func windowCalls(sessions []*Session) (shown, unresolved []callAt) {
 		}
 	})
 	for _, f := range failed {
-		if last, ok := lastOK[targetKey{f.c.Name, f.c.Target}]; !ok || !f.before(&last) {
+		if last, ok := lastOK[targetKey{f.c.Name(), f.c.Target}]; !ok || !f.before(&last) {
 			unresolved = append(unresolved, f)
 		}
 	}

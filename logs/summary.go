@@ -61,10 +61,10 @@ func (m *Message) Counts() bool { return m.HasUsage && !m.Synthetic }
 type Call struct {
 	Key    uint64 // IDKey of the tool_use id
 	Msg    uint64 // Key of the response that carries it (0: none); a copied call travels with a copied response
-	Name   string
 	Time   int64
 	Target uint64 // what the call acted on, for "the same call again" (see classifyCall)
 	Line   int32
+	name   uint32 // nameID of the tool's name (Name)
 	// The small fields share one word.
 	Sidechain bool
 	Action    FileAction // how Path was touched
@@ -107,6 +107,9 @@ func newCallFiles(path, id string, more []transcript.CallFile) *callFiles {
 	}
 	return cf
 }
+
+// Name is the name of the call's tool.
+func (c *Call) Name() string { return nameOf(c.name) }
 
 // Path is the file path of a file tool's call ("" for other calls).
 func (c *Call) Path() string {
@@ -973,7 +976,7 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 		if _, dup := f.callIdx[ch]; dup {
 			continue
 		}
-		c := Call{Key: ch, Name: f.countTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
+		c := Call{Key: ch, name: f.countTool(call.Name), Time: ts, Sidechain: sidechain, Line: lineNo}
 		if call.Action != ActionNone {
 			c.Action = call.Action
 			var more []transcript.CallFile
@@ -995,32 +998,34 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 // toolCount is how many calls of a file name one tool.
 type toolCount struct {
 	name string
+	id   uint32 // nameID(name)
 	n    int
 }
 
-// countTool counts a call of the named tool and returns the name as the
-// file keeps it: one string per tool (a file calls a few tools, so a list
-// is smaller than a map and as quick).
-func (f *FileSummary) countTool(name string) string {
-	find := func(name string) (string, bool) {
+// countTool counts a call of the named tool and returns the name's number
+// (nameID), found once per tool and file: a file calls a few tools, so a
+// list is smaller than a map and as quick.
+func (f *FileSummary) countTool(name string) uint32 {
+	find := func(name string) (uint32, bool) {
 		for i := range f.tools {
 			if f.tools[i].name == name {
 				f.tools[i].n++
-				return f.tools[i].name, true
+				return f.tools[i].id, true
 			}
 		}
-		return "", false
+		return 0, false
 	}
-	if kept, ok := find(name); ok {
-		return kept
+	if id, ok := find(name); ok {
+		return id
 	}
 	kept := transcript.Clip(name, 120)
-	if k, ok := find(kept); ok { // a name Clip changes, met before
-		return k
+	if id, ok := find(kept); ok { // a name Clip changes, met before
+		return id
 	}
 	kept = intern(kept)
-	f.tools = append(f.tools, toolCount{kept, 1})
-	return kept
+	id := nameID(kept)
+	f.tools = append(f.tools, toolCount{kept, id, 1})
+	return id
 }
 
 // ToolCount is how many calls of the file name the tool.

@@ -94,7 +94,7 @@ func FileActivity(d Deps) Spec {
 			out := FileActivityOut{Touches: []FileTouchOut{}, TotalTouches: len(touches), CoverageFrom: rfcTime(snap.CoverageFrom()), page: pager}
 			for _, t := range pg {
 				out.Touches = append(out.Touches, FileTouchOut{SessionID: t.Session.ID, ToolUseID: clip(t.Call.ID()), Repo: clip(t.Session.Repo),
-					Timestamp: rfc(t.Call.Time), ToolName: name(t.Call.Name), Action: t.Action.String(),
+					Timestamp: rfc(t.Call.Time), ToolName: name(t.Call.Name()), Action: t.Action.String(),
 					FilePath: text(t.Path, 500), Source: source(t.Call.Sidechain), Outcome: t.Call.Outcome(snap.IsLive(t.Session))})
 			}
 			if more {

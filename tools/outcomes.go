@@ -62,7 +62,7 @@ func outcomeEvidence(s *logs.Session, r *logs.Recap) []OutcomeEvidence {
 		case logs.OutcomeTestsFailed, logs.OutcomeBuildFailed:
 			excerpt = d.Command + "\n" + d.ResultText
 		case logs.OutcomeEndedOnError:
-			excerpt = o.Call.Name + ": " + d.ResultText
+			excerpt = o.Call.Name() + ": " + d.ResultText
 		}
 		ev.Excerpt = text(excerpt, maxEvidence)
 		out = append(out, ev)
@@ -81,7 +81,7 @@ func recoveryItems(r *logs.Recap) []RecoveryItem {
 	}
 	for _, rc := range r.Recoveries {
 		out = append(out, RecoveryItem{FailedToolUseID: id(rc.Failed), RecoveredToolUseID: id(rc.Recovered),
-			ToolName: name(rc.Failed.Name), Steps: rc.Steps})
+			ToolName: name(rc.Failed.Name()), Steps: rc.Steps})
 	}
 	return out
 }

@@ -123,7 +123,7 @@ func failingList(s *logs.Session, calls []logs.Call, details map[uint64]*logs.Ca
 func failingItems(calls []logs.Call, details map[uint64]*logs.CallDetail, live bool) []FailingCall {
 	out := []FailingCall{}
 	for _, c := range calls {
-		fc := FailingCall{ToolName: name(c.Name), Status: c.Outcome(live), Timestamp: rfc(c.Time), Source: source(c.Sidechain)}
+		fc := FailingCall{ToolName: name(c.Name()), Status: c.Outcome(live), Timestamp: rfc(c.Time), Source: source(c.Sidechain)}
 		if dt := details[c.Key]; dt != nil {
 			fc.ToolUseID = clip(dt.ID)
 			fc.InputExcerpt, fc.ErrorExcerpt = text(dt.Input, 300), text(dt.ResultText, 300)

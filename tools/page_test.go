@@ -239,7 +239,7 @@ func wantFailing(session string) func(*testing.T, *logs.Snapshot) []string {
 		sort.SliceStable(calls, func(i, j int) bool { return failingPos(&calls[i]).compare(failingPos(&calls[j])) < 0 })
 		var out []string
 		for _, c := range calls {
-			out = append(out, rfc(c.Time)+" "+c.Name+" "+source(c.Sidechain))
+			out = append(out, rfc(c.Time)+" "+c.Name()+" "+source(c.Sidechain))
 		}
 		return out
 	}

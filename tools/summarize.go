@@ -289,7 +289,7 @@ func renderWork(snap *logs.Snapshot, tr logs.TimeRange, w *logs.Work, all []*log
 	out.UnresolvedFailuresTotal = len(w.Unresolved)
 	for _, u := range w.Unresolved[:min(len(w.Unresolved), caps.unresolved)] {
 		out.UnresolvedFailures = append(out.UnresolvedFailures, WorkFailure{SessionID: u.Session.ID, ToolUseID: u.ID,
-			ToolName: name(u.Call.Name), Timestamp: rfc(u.Call.Time), Source: source(u.Call.Sidechain),
+			ToolName: name(u.Call.Name()), Timestamp: rfc(u.Call.Time), Source: source(u.Call.Sidechain),
 			InputExcerpt: text(u.Input, caps.excerpt), ErrorExcerpt: text(u.Result, caps.excerpt)})
 	}
 	out.Truncated = out.NextCursor != "" || len(out.FilesChanged) < out.FilesChangedTotal || len(out.Commits) < out.CommitsTotal ||

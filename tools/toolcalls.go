@@ -109,7 +109,7 @@ func SummarizeToolCalls(d Deps) Spec {
 // failingPos orders failing calls newest first. (Call.Key is a hash seeded
 // per process, so it cannot be part of a cursor the next process reads.)
 func failingPos(c *logs.Call) pos {
-	return pos{N: []int64{-c.Time, int64(c.Line), hash63(c.Name, source(c.Sidechain))}}
+	return pos{N: []int64{-c.Time, int64(c.Line), hash63(c.Name(), source(c.Sidechain))}}
 }
 
 func outcomeBlock(c logs.OutcomeCounts) OutcomeBlock {
