@@ -595,7 +595,8 @@ func TestLiveWindow(t *testing.T) {
 		{testNow.Add(-time.Minute), testNow.Add(-13 * time.Minute), false}, // lines older: a copied or synced file
 		{testNow.Add(-time.Minute), testNow.AddDate(0, -7, 0), false},      // seven months old, fresh mtime
 	} {
-		s.ModTime, s.End = c.mtime, c.end.UnixMilli()
+		s = &Session{End: c.end.UnixMilli()}
+		s.noteModTime(c.mtime)
 		if got := s.IsLive(testNow, 10*time.Minute); got != c.want {
 			t.Errorf("mtime now%+v: live %v, want %v", c.mtime.Sub(testNow), got, c.want)
 		}

@@ -112,7 +112,7 @@ func (s *Store) Recent(ctx context.Context, limit int, repo string) (RecentResul
 		var listed []*Session
 		minStart := int64(0)
 		for _, ss := range snap.Sessions {
-			if ss.End > ss.ModTime.UnixMilli()+1000 {
+			if ss.End > ss.ModTime().UnixMilli()+1000 {
 				return RecentResult{}, false, nil // lines newer than the file: mtimes cannot be trusted
 			}
 			if repo != "" && !MatchRepo(ss, repo) {

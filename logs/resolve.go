@@ -110,7 +110,7 @@ func (snap *Snapshot) Current(cwd string) *Session {
 		if cwd != "" && !sameCwd(s, cwd) {
 			continue
 		}
-		if best == nil || s.ModTime.After(best.ModTime) {
+		if best == nil || s.ModTime().After(best.ModTime()) {
 			best = s
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/agent-activity/agent-activity/transcript"
@@ -118,5 +119,30 @@ func TestCallSize(t *testing.T) {
 	}
 	if got := (&Call{}).Name(); got != "" {
 		t.Errorf("a call without a tool reads %q", got)
+	}
+}
+
+// TestSessionModTime: a session keeps the latest of its files' times to
+// the nanosecond, before 1970 too, within the 768-byte size class.
+func TestSessionModTime(t *testing.T) {
+	if n := unsafe.Sizeof(Session{}); n > 768 {
+		t.Errorf("Session is %d bytes, more than the 768-byte size class", n)
+	}
+	var s Session
+	if !s.ModTime().IsZero() {
+		t.Errorf("no file: ModTime %v", s.ModTime())
+	}
+	early := time.Date(1969, 7, 20, 20, 17, 40, 123456789, time.UTC)
+	late := time.Date(2026, 12, 2, 2, 40, 0, 987654321, time.UTC)
+	for _, mt := range []time.Time{{}, early, late, late.Add(-time.Nanosecond), {}} {
+		s.noteModTime(mt)
+	}
+	if got := s.ModTime(); !got.Equal(late) {
+		t.Errorf("ModTime %v, want %v", got, late)
+	}
+	var old Session
+	old.noteModTime(early)
+	if got := old.ModTime(); !got.Equal(early) {
+		t.Errorf("a 1969 time reads back as %v", got)
 	}
 }

@@ -90,11 +90,13 @@ type Session struct {
 	Title     string
 	Start     int64
 	End       int64
-	ModTime   time.Time
+	modSec    int64 // ModTime, in the words of padding Unverified leaves: a Session in the 768-byte size class, not the 896
 
 	MessageCount int
 	APIErrors    int
 	Unverified   bool
+	hasModTime   bool
+	modNsec      int32
 	CostState    *CostState
 
 	Usage     SessionUsage
@@ -105,6 +107,23 @@ type Session struct {
 	buckets   []bucket   // responses summed by quarter hour and model
 	home      *sessionHome
 	tie       atomic.Int64 // Tie, once computed (0: not yet)
+}
+
+// ModTime is the latest modification time of the session's files (the
+// zero time when none is known).
+func (s *Session) ModTime() time.Time {
+	if !s.hasModTime {
+		return time.Time{}
+	}
+	return time.Unix(s.modSec, int64(s.modNsec))
+}
+
+// noteModTime makes t the session's ModTime when it is later.
+func (s *Session) noteModTime(t time.Time) {
+	if t.IsZero() || s.hasModTime && !t.After(s.ModTime()) {
+		return
+	}
+	s.modSec, s.modNsec, s.hasModTime = t.Unix(), int32(t.Nanosecond()), true
 }
 
 // Tie is transcript.Hash63 of the session's agent, machine, project folder
@@ -239,7 +258,7 @@ const clockSlack = 2 * time.Minute
 // old lines: they are not live. A file dated further in the future than the
 // window (a wrong clock, a bulk touch) is not live either.
 func (s *Session) IsLive(now time.Time, window time.Duration) bool {
-	d := now.Sub(s.ModTime)
+	d := now.Sub(s.ModTime())
 	if d > window || d < -window {
 		return false
 	}
@@ -699,9 +718,7 @@ func finishSession(s *Session) {
 		if f.End > s.End {
 			s.End = f.End
 		}
-		if f.ModTime.After(s.ModTime) {
-			s.ModTime = f.ModTime
-		}
+		s.noteModTime(f.ModTime)
 		s.APIErrors += f.APIErrors
 		if f.Drift {
 			s.Unverified = true
