@@ -116,7 +116,10 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 			return nil, false
 		}
 		ns.responses = append(make([]Response, 0, len(s.responses)+8), s.responses...)
-		ns.wide = slices.Clip(s.wide) // shared with s until ns adds one: append copies
+		if s.wide != nil { // shared with s until ns adds one: append copies
+			w := slices.Clip(*s.wide)
+			ns.wide = &w
+		}
 		for i := range ns.responses {
 			r := &ns.responses[i]
 			r.Session = ns

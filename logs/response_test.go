@@ -1,8 +1,11 @@
 package logs
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,7 +41,7 @@ func TestResponseUsageRoundTrip(t *testing.T) {
 			t.Errorf("after %+v, a narrow usage reads back as %+v (wide %v)", c.u, got, r.has(respWide))
 		}
 	}
-	if got := len(s.wide); got != 4 {
+	if got := len(*s.wide); got != 4 {
 		t.Errorf("%d wide usages kept, want 4", got)
 	}
 	if got := unsafe.Sizeof(Response{}); got > 88 {
@@ -130,5 +133,42 @@ func TestManyModelsTally(t *testing.T) {
 	}
 	if s.Usage.Total.Input != 4*models*(models+1)/2 {
 		t.Errorf("total input %d", s.Usage.Total.Input)
+	}
+}
+
+// TestWideUsageExtension: a snapshot extended with a second response whose
+// counts do not fit an int32 keeps the first snapshot's wide list as it was
+// (the extension's list is its own once it adds one), and both read their
+// usages back exactly.
+func TestWideUsageExtension(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "projects")
+	sid := "5e2f1c1a-0000-4000-8000-0000000wide"
+	p := filepath.Join(root, "-home-dev-wide", sid+".jsonl")
+	writeFile(t, p, asst(sid, "a-1", "2026-11-29T10:00:00.000Z", "msg_1", "claude-sonnet-4-5", textBlock, 3_000_000_000, 7, 0, 0, ""))
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
+	first, err := st.Snapshot(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendLine(t, p, asst(sid, "a-2", "2026-11-29T10:01:00.000Z", "msg_2", "claude-sonnet-4-5", textBlock, 5_000_000_000, 9, 0, 0, ""))
+	second, err := st.Snapshot(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := func(snap *Snapshot) (wide int, in []int64) {
+		s := snap.Sessions[0]
+		if s.wide != nil {
+			wide = len(*s.wide)
+		}
+		for _, r := range s.Responses() {
+			in = append(in, r.Usage().Input)
+		}
+		return wide, in
+	}
+	if w, in := inputs(first); w != 1 || !slices.Equal(in, []int64{3_000_000_000}) {
+		t.Errorf("the first snapshot after the extension: %d wide, inputs %v", w, in)
+	}
+	if w, in := inputs(second); w != 2 || !slices.Equal(in, []int64{3_000_000_000, 5_000_000_000}) {
+		t.Errorf("the extended snapshot: %d wide, inputs %v", w, in)
 	}
 }

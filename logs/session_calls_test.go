@@ -125,8 +125,9 @@ func TestCallSize(t *testing.T) {
 // TestSessionModTime: a session keeps the latest of its files' times to
 // the nanosecond, before 1970 too, within the 768-byte size class.
 func TestSessionModTime(t *testing.T) {
-	if n := unsafe.Sizeof(Session{}); n > 768 {
-		t.Errorf("Session is %d bytes, more than the 768-byte size class", n)
+	// An object over 512 bytes with pointers carries an 8-byte header.
+	if n := unsafe.Sizeof(Session{}); n+8 > 768 {
+		t.Errorf("Session is %d bytes, with its header more than the 768-byte size class", n)
 	}
 	var s Session
 	if !s.ModTime().IsZero() {

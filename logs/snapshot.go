@@ -101,7 +101,7 @@ type Session struct {
 
 	Usage     SessionUsage
 	responses []Response // the API responses attributed to this session
-	wide      []Usage    // the usage of responses whose counts do not fit an int32 (see Response.setUsage)
+	wide      *[]Usage   // the usage of responses whose counts do not fit an int32 (see Response.setUsage); nil in real logs
 	calls     []callRun  // the tool calls attributed to this session, each once, file by file
 	numCalls  int        // how many calls there are
 	buckets   []bucket   // responses summed by quarter hour and model
@@ -405,7 +405,7 @@ func (r *Response) sameUsage(o *Response) bool {
 // Usage is the response's token usage.
 func (r *Response) Usage() Usage {
 	if r.has(respWide) {
-		return r.Session.wide[r.counts[0]]
+		return (*r.Session.wide)[r.counts[0]]
 	}
 	c := &r.counts
 	return Usage{Input: int64(c[0]), Output: int64(c[1]), CacheCreate5m: int64(c[2]), CacheCreate1h: int64(c[3]),
@@ -429,8 +429,11 @@ func (r *Response) setUsage(u Usage) {
 	}
 	if r.has(respWide) {
 		s := r.Session
-		r.counts = [6]int32{int32(len(s.wide))}
-		s.wide = append(s.wide, u)
+		if s.wide == nil {
+			s.wide = new([]Usage)
+		}
+		r.counts = [6]int32{int32(len(*s.wide))}
+		*s.wide = append(*s.wide, u)
 	}
 }
 
