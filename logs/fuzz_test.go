@@ -119,7 +119,7 @@ func FuzzDecodeLine(f *testing.F) {
 			}
 			calls := 0
 			for _, c := range fs.tools {
-				calls += c.n
+				calls += int(c.n)
 			}
 			if calls != len(fs.Calls) {
 				t.Fatalf("tool counts %d != calls %d", calls, len(fs.Calls))

@@ -995,11 +995,11 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 	}
 }
 
-// toolCount is how many calls of a file name one tool.
+// toolCount is how many calls of a file name one tool: 8 bytes, the name a
+// number (nameID).
 type toolCount struct {
-	name string
-	id   uint32 // nameID(name)
-	n    int
+	id uint32
+	n  int32
 }
 
 // countTool counts a call of the named tool and returns the name's number
@@ -1008,7 +1008,7 @@ type toolCount struct {
 func (f *FileSummary) countTool(name string) uint32 {
 	find := func(name string) (uint32, bool) {
 		for i := range f.tools {
-			if f.tools[i].name == name {
+			if nameOf(f.tools[i].id) == name {
 				f.tools[i].n++
 				return f.tools[i].id, true
 			}
@@ -1022,17 +1022,16 @@ func (f *FileSummary) countTool(name string) uint32 {
 	if id, ok := find(kept); ok { // a name Clip changes, met before
 		return id
 	}
-	kept = intern(kept)
 	id := nameID(kept)
-	f.tools = append(f.tools, toolCount{kept, id, 1})
+	f.tools = append(f.tools, toolCount{id, 1})
 	return id
 }
 
 // ToolCount is how many calls of the file name the tool.
 func (f *FileSummary) ToolCount(name string) int {
 	for _, t := range f.tools {
-		if t.name == name {
-			return t.n
+		if nameOf(t.id) == name {
+			return int(t.n)
 		}
 	}
 	return 0
