@@ -78,7 +78,7 @@ func packMessages(lists ...[]Message) messageLog {
 			l.advisors[int32(i)] = m.Advisors
 		}
 	}
-	l.b = append([]byte(nil), b...) // exact size: the log lives as long as the summary
+	l.b = messageSlab.copyOf(b) // exact size: the log lives as long as the summary
 	return l
 }
 

@@ -9,12 +9,29 @@ import "sync"
 // and was then garbage: at 1 GB the calls' lists alone were 14 of the 118 MB
 // a fresh usage_report allocated, the lookups 7 MB more. Recycled between
 // reads, they are allocated about once per worker instead.
+//
+// It also hands out the records of file calls (callFiles), which live as
+// long as their summaries: from a chunk it fills from the start, so that
+// they are dense in memory rather than one by one among the read's garbage
+// (see slab). The chunk goes on from read to read; it is never cleared.
 type readScratch struct {
 	msgs    []Message
 	calls   []Call
 	msgIdx  map[uint64]int32
 	callIdx map[uint64]int32
 	paths   map[string]string
+	files   []callFiles // the chunk: records handed out, then room
+}
+
+const filesChunk = 1024 // callFiles a chunk holds (56 KB)
+
+// nextFiles is a zero callFiles from the chunk, which is the caller's alone.
+func (s *readScratch) nextFiles() *callFiles {
+	if len(s.files) == cap(s.files) {
+		s.files = make([]callFiles, 0, filesChunk)
+	}
+	s.files = s.files[:len(s.files)+1]
+	return &s.files[len(s.files)-1]
 }
 
 var scratches sync.Pool // *readScratch

@@ -94,7 +94,7 @@ func TestCallFilesKeepID(t *testing.T) {
 		{"toolu_01ABCDEFGHJKLMNPQRSTUVWX", more}, // in place, with more files
 		{strings.Repeat("x", 200), more},
 	} {
-		c := Call{files: newCallFiles("a.go", tc.id, tc.more)}
+		c := Call{files: newCallFiles(new(callFiles), "a.go", tc.id, tc.more)}
 		if got := c.ID(); got != tc.id {
 			t.Errorf("id %q reads back as %q", tc.id, got)
 		}

@@ -94,8 +94,9 @@ type callExtra struct {
 	more []transcript.CallFile // further files touched (a patch of several files)
 }
 
-func newCallFiles(path, id string, more []transcript.CallFile) *callFiles {
-	cf := &callFiles{path: path}
+// newCallFiles fills cf (a zero record) and returns it.
+func newCallFiles(cf *callFiles, path, id string, more []transcript.CallFile) *callFiles {
+	cf.path = path
 	if len(id) <= callIDLen {
 		cf.idLen = uint8(copy(cf.idBuf[:], id))
 	}
@@ -395,6 +396,16 @@ func (f *FileSummary) cooled() *FileSummary {
 	return c
 }
 
+// callFilesSlot is a zero record for a file call: the next of the
+// scratch's chunk in a read from the file's start (see readScratch.files),
+// else one of its own.
+func (f *FileSummary) callFilesSlot() *callFiles {
+	if f.readState == nil || f.scratch == nil {
+		return new(callFiles)
+	}
+	return f.scratch.nextFiles()
+}
+
 // keptCalls is the list of Calls to keep at the end of a read from the
 // file's start: a copy of the scratch's at its length (which the scratch
 // keeps for the next read), or the list clipped.
@@ -403,10 +414,7 @@ func (f *FileSummary) keptCalls() []Call {
 		return clipSlice(f.Calls)
 	}
 	f.scratch.calls, f.callsInScratch = f.Calls, false
-	if len(f.Calls) == 0 {
-		return nil
-	}
-	return slices.Clone(f.Calls)
+	return callSlab.copyOf(f.Calls)
 }
 
 // clipSlice drops unused capacity left by append's growth: summaries live as
@@ -983,7 +991,7 @@ func (f *FileSummary) foldCalls(e *transcript.Entry, ts int64, sidechain bool, l
 			for _, m := range call.More {
 				more = append(more, transcript.CallFile{Path: f.internPath(m.Path), Action: m.Action})
 			}
-			c.files = newCallFiles(f.internPath(call.Path), transcript.Clip(call.ID, 200), more)
+			c.files = newCallFiles(f.callFilesSlot(), f.internPath(call.Path), transcript.Clip(call.ID, 200), more)
 		}
 		c.Kinds, c.Target = classifyCall(&call)
 		if st, ok := f.orphans[ch]; ok {
