@@ -14,12 +14,11 @@ import (
 // never changed, so a clone shares it.
 //
 // Each message is: a flags byte; the key (8 bytes, when not 0); the model's
-// index in models; time and line as signed deltas from the message before;
+// number in the process's name table (nameID); time and line as signed deltas from the message before;
 // the six usage counts as signed varints. Advisors, rare, stay in a map.
 type messageLog struct {
 	b        []byte
 	n        int
-	models   []string
 	advisors map[int32][]transcript.Advisor
 }
 
@@ -32,7 +31,14 @@ const (
 )
 
 // packMessages packs the messages of lists, one after another.
-func packMessages(lists ...[]Message) messageLog {
+func packMessages(lists ...[]Message) messageLog { return pack(false, lists) }
+
+// packMessagesDense is packMessages with the packed bytes in messageSlab:
+// for the end of a read from a file's start, which happens once per file
+// (a hot file's cooling, again and again, leaves its bytes to the heap).
+func packMessagesDense(lists ...[]Message) messageLog { return pack(true, lists) }
+
+func pack(dense bool, lists [][]Message) messageLog {
 	var l messageLog
 	for _, ms := range lists {
 		l.n += len(ms)
@@ -42,6 +48,8 @@ func packMessages(lists ...[]Message) messageLog {
 	}
 	b := make([]byte, 0, l.n*24)
 	var prevTime, prevLine int64
+	var lastModel string // most files name one model or a few: nameID once a run
+	var lastID uint32
 	for i, m := range allOf(lists) {
 		var flags byte
 		if m.Sidechain {
@@ -63,7 +71,10 @@ func packMessages(lists ...[]Message) messageLog {
 		if m.Key != 0 {
 			b = binary.LittleEndian.AppendUint64(b, m.Key)
 		}
-		b = binary.AppendUvarint(b, uint64(l.model(m.Model)))
+		if m.Model != lastModel || i == 0 {
+			lastModel, lastID = m.Model, nameID(m.Model)
+		}
+		b = binary.AppendUvarint(b, uint64(lastID))
 		b = binary.AppendVarint(b, m.Time-prevTime)
 		b = binary.AppendVarint(b, int64(m.Line)-prevLine)
 		prevTime, prevLine = m.Time, int64(m.Line)
@@ -78,7 +89,12 @@ func packMessages(lists ...[]Message) messageLog {
 			l.advisors[int32(i)] = m.Advisors
 		}
 	}
-	l.b = messageSlab.copyOf(b) // exact size: the log lives as long as the summary
+	// Exact size: the log lives as long as the summary.
+	if dense {
+		l.b = messageSlab.copyOf(b)
+	} else {
+		l.b = append([]byte(nil), b...)
+	}
 	return l
 }
 
@@ -95,17 +111,6 @@ func allOf(lists [][]Message) iter.Seq2[int, *Message] {
 			}
 		}
 	}
-}
-
-// model returns the index of m in the log's models, adding it if new.
-func (l *messageLog) model(m string) int {
-	for i, x := range l.models {
-		if x == m {
-			return i
-		}
-	}
-	l.models = append(l.models, m)
-	return len(l.models) - 1
 }
 
 // Len is the number of messages.
@@ -126,7 +131,7 @@ func (l *messageLog) All() iter.Seq2[int, Message] {
 			}
 			mi, k := binary.Uvarint(b)
 			b = b[k:]
-			m.Model = l.models[mi]
+			m.Model = nameOf(uint32(mi))
 			dt, k := binary.Varint(b)
 			b = b[k:]
 			dl, k := binary.Varint(b)

@@ -1,6 +1,10 @@
 package logs
 
-import "sync"
+import (
+	"strings"
+	"sync"
+	"unsafe"
+)
 
 // readScratch is what a read from a file's start builds only to drop at its
 // end: the open message list (packed, then dropped), the list its calls grow
@@ -21,6 +25,28 @@ type readScratch struct {
 	callIdx map[uint64]int32
 	paths   map[string]string
 	files   []callFiles // the chunk: records handed out, then room
+	text    []byte      // a chunk of the strings summaries keep (keep)
+}
+
+const textChunk = 32 << 10
+
+// keep is x copied into the scratch's chunk of kept strings (a long one
+// alone): the file paths, prompts and titles a summary keeps, dense rather
+// than one by one among the read's garbage. The bytes of a chunk are never
+// written again once handed out.
+func (s *readScratch) keep(x string) string {
+	if x == "" {
+		return ""
+	}
+	if len(x) > textChunk/8 {
+		return strings.Clone(x)
+	}
+	if cap(s.text)-len(s.text) < len(x) {
+		s.text = make([]byte, 0, textChunk)
+	}
+	start := len(s.text)
+	s.text = append(s.text, x...)
+	return unsafe.String(&s.text[start], len(x))
 }
 
 const filesChunk = 1024 // callFiles a chunk holds (56 KB)

@@ -48,4 +48,5 @@ func (s *slab[T]) copyOf(list []T) []T {
 var (
 	callSlab    = slab[Call]{size: 2048}      // 112 KB chunks
 	messageSlab = slab[byte]{size: 128 << 10} // packed messages (messageLog.b)
+	toolSlab    = slab[toolCount]{size: 4096} // a file's calls by tool (32 KB chunks)
 )

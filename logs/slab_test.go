@@ -1,9 +1,13 @@
 package logs
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestSlabLists: a slab's lists are copies at their length with no room
@@ -75,5 +79,50 @@ func TestScratchFiles(t *testing.T) {
 		if cf.path != "a.go" {
 			t.Fatalf("a record handed out reads %+v", *cf)
 		}
+	}
+}
+
+// TestHotReadsLeaveSlabs: the reads of a growing file, and its cooling,
+// keep their lists on the heap, so that a live session read again and
+// again does not fill the slabs with copies no summary holds any more;
+// only a read from a file's start puts its lists there.
+func TestHotReadsLeaveSlabs(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "projects")
+	sid := "5e2f1c1a-0000-4000-8000-000000000hot"
+	p := filepath.Join(root, "-home-dev-hot", sid+".jsonl")
+	line := func(i int) string {
+		ts := fmt.Sprintf("2026-11-29T10:%02d:00.000Z", i)
+		return asst(sid, fmt.Sprintf("a-%d", i), ts, fmt.Sprintf("msg_%d", i), "claude-sonnet-4-5",
+			toolUse(fmt.Sprintf("toolu_%d", i), "Edit", `{"file_path":"/home/dev/hot/a.go"}`), 1, 2, 0, 0, "")
+	}
+	writeFile(t, p, line(0))
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
+	used := func() [3]int { return [3]int{len(callSlab.chunk), len(messageSlab.chunk), len(toolSlab.chunk)} }
+	if _, err := st.Snapshot(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	before := used()
+	for i := 1; i <= 5; i++ {
+		appendLine(t, p, line(i))
+		snap, err := st.Snapshot(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := snap.Sessions[0].numCalls; n != i+1 {
+			t.Fatalf("after append %d: %d calls", i, n)
+		}
+	}
+	var hot *FileSummary
+	for _, f := range st.files {
+		hot = f
+	}
+	if len(st.files) != 1 || !hot.hot {
+		t.Fatalf("%d files, hot %v", len(st.files), hot.hot)
+	}
+	if cool := hot.cooled(); cool.messages.Len() != 6 || len(cool.Calls) != 6 {
+		t.Fatalf("cooled: %d messages, %d calls", cool.messages.Len(), len(cool.Calls))
+	}
+	if after := used(); after != before {
+		t.Errorf("the slabs' chunks went from %v to %v over a growing file's reads", before, after)
 	}
 }

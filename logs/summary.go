@@ -406,6 +406,23 @@ func (f *FileSummary) callFilesSlot() *callFiles {
 	return f.scratch.nextFiles()
 }
 
+// clip is transcript.Clip(x, max) for the summary to keep: in a read from
+// the file's start, copied into the scratch's chunk of kept strings.
+func (f *FileSummary) clip(x string, max int) string {
+	if f.readState == nil || f.scratch == nil {
+		return transcript.Clip(x, max)
+	}
+	return f.scratch.keep(transcript.ClipView(x, max))
+}
+
+// keep is strings.Clone(x), or x copied into the scratch's chunk as clip does.
+func (f *FileSummary) keep(x string) string {
+	if f.readState == nil || f.scratch == nil {
+		return strings.Clone(x)
+	}
+	return f.scratch.keep(x)
+}
+
 // keptCalls is the list of Calls to keep at the end of a read from the
 // file's start: a copy of the scratch's at its length (which the scratch
 // keeps for the next read), or the list clipped.
@@ -524,7 +541,11 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, tail
 	if !f.hot { // a hot file's lists grow on: cooled clips them
 		f.Calls = f.keptCalls()
 	}
-	f.tools = clipSlice(f.tools)
+	if !f.hot { // a read from the file's start: once per file
+		f.tools = toolSlab.copyOf(f.tools)
+	} else { // a hot file's next read appends to it
+		f.tools = clipSlice(f.tools)
+	}
 	if f.lateLeaf {
 		f.resolveLeaves(ctx)
 	}
@@ -598,7 +619,7 @@ func (f *FileSummary) closeIndexes() {
 	if f.hot {
 		return
 	}
-	f.messages = packMessages(f.msgs, f.prov)
+	f.messages = packMessagesDense(f.msgs, f.prov) // not hot: a read from the file's start
 	if sc := f.scratch; sc != nil {
 		sc.msgs = nil
 		if f.sharedMsgs == 0 {
@@ -748,7 +769,7 @@ func (f *FileSummary) fold(e *transcript.Entry) {
 	case e.Role == transcript.RoleUser:
 		f.foldUser(e, sidechain)
 	case e.Summary != "":
-		f.Summaries = append(f.Summaries, SummaryLine{Text: transcript.Clip(e.Summary, 300), Leaf: strings.Clone(e.LeafUUID)})
+		f.Summaries = append(f.Summaries, SummaryLine{Text: f.clip(e.Summary, 300), Leaf: f.keep(e.LeafUUID)})
 		if f.leaves == nil {
 			f.leaves = map[uint64]bool{}
 		}
@@ -759,12 +780,12 @@ func (f *FileSummary) fold(e *transcript.Entry) {
 			}
 		}
 	case e.CustomTitle != "":
-		f.CustomTitle = transcript.Clip(e.CustomTitle, 300)
+		f.CustomTitle = f.clip(e.CustomTitle, 300)
 	case e.AITitle != "":
-		f.AITitle = transcript.Clip(e.AITitle, 300)
+		f.AITitle = f.clip(e.AITitle, 300)
 	case e.PRURL != "":
 		if !slices.Contains(f.PRLinks, e.PRURL) {
-			f.PRLinks = append(f.PRLinks, transcript.Clip(e.PRURL, 500))
+			f.PRLinks = append(f.PRLinks, f.clip(e.PRURL, 500))
 		}
 	case e.Compaction:
 		f.Compactions++
@@ -1051,7 +1072,7 @@ func (f *FileSummary) internPath(p string) string {
 	if s, ok := f.paths[p]; ok {
 		return s
 	}
-	s := transcript.Clip(p, 1000)
+	s := f.clip(p, 1000)
 	if f.paths == nil {
 		f.paths = map[string]string{}
 	}
@@ -1078,7 +1099,7 @@ func (f *FileSummary) foldUser(e *transcript.Entry, sidechain bool) {
 	}
 	f.HumanPrompts++
 	if f.FirstPrompt == "" {
-		f.FirstPrompt = transcript.Clip(e.Prompt, 400)
+		f.FirstPrompt = f.clip(e.Prompt, 400)
 	}
 }
 

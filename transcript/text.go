@@ -26,12 +26,16 @@ func Truncate(s string, max int) string {
 // so a cut must never leave part of a secret the redactor can no longer
 // recognise: a cut drops the partial word at its end, and a PEM block whose
 // END line was cut off.
-func Clip(s string, max int) string {
+func Clip(s string, max int) string { return strings.Clone(ClipView(s, max)) }
+
+// ClipView is Clip without the copy: what it returns may share s's bytes,
+// for a caller that copies it where it keeps it.
+func ClipView(s string, max int) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	if len(s) <= max || utf8.RuneCountInString(s) <= max {
-		return strings.Clone(s)
+		return s
 	}
 	cut := strings.TrimSuffix(Truncate(s, max), "…")
 	if next := s[len(cut):]; next == "" || !strings.ContainsAny(next[:1], " \t\n\r") {
@@ -45,7 +49,7 @@ func Clip(s string, max int) string {
 	if b := strings.LastIndex(cut, "-----BEGIN"); b >= 0 && !strings.Contains(cut[b:], "-----END") {
 		cut = cut[:b]
 	}
-	return strings.Clone(strings.TrimRight(cut, " \t\n\r") + "…")
+	return strings.TrimRight(cut, " \t\n\r") + "…"
 }
 
 // Hash63 is a stable, non-negative 63-bit hash of strings: FNV-1a (hash/fnv's
