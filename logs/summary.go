@@ -397,8 +397,11 @@ func (f *FileSummary) cooled() *FileSummary {
 }
 
 // callFilesSlot is a zero record for a file call: the next of the
-// scratch's chunk in a read from the file's start (see readScratch.files),
-// else one of its own.
+// scratch's chunk when the read took a scratch (see readScratch.files),
+// else one of its own. A read takes one when the summary was not hot: a
+// read from the file's start, or the first read of a file that grows, which
+// keeps that scratch while the file is hot. Either way the records are
+// made once and held for good, as the strings of clip and keep are.
 func (f *FileSummary) callFilesSlot() *callFiles {
 	if f.readState == nil || f.scratch == nil {
 		return new(callFiles)
@@ -406,8 +409,8 @@ func (f *FileSummary) callFilesSlot() *callFiles {
 	return f.scratch.nextFiles()
 }
 
-// clip is transcript.Clip(x, max) for the summary to keep: in a read from
-// the file's start, copied into the scratch's chunk of kept strings.
+// clip is transcript.Clip(x, max) for the summary to keep: when the read
+// took a scratch, copied into the scratch's chunk of kept strings.
 func (f *FileSummary) clip(x string, max int) string {
 	if f.readState == nil || f.scratch == nil {
 		return transcript.Clip(x, max)
