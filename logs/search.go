@@ -89,6 +89,8 @@ type matcher struct {
 	re     *regexp.Regexp
 	needle []byte     // lower-case literal for the pre-check; nil when none is safe
 	pair   pair       // the needle's two bytes the pre-check tests first
+	foldsK bool       // the needle holds a k (see lineMayMatch)
+	foldsI bool       // the needle holds an i
 	lit    foldNeedle // the literal pattern, lower-cased (not a regexp)
 }
 
@@ -136,6 +138,8 @@ func CompileSearch(pattern string, regex bool) (*matcher, error) {
 	}
 	if m.needle != nil {
 		m.pair = pairOf(m.needle)
+		m.foldsK = bytes.IndexByte(m.needle, 'k') >= 0
+		m.foldsI = bytes.IndexByte(m.needle, 'i') >= 0
 	}
 	return m, nil
 }
@@ -262,11 +266,19 @@ func asciiEqualFold[T string | []byte](a, lower T) bool {
 // lineMayMatch is the byte pre-check: true when the raw line could hold a hit.
 // It looks for the places where the needle's two rarest bytes (in either
 // case) both are, and compares the needle there, without copying the line.
+//
+// Two runes lower-case to ASCII letters (TestASCIILowerRunes): the Kelvin
+// sign to k and İ to i, so the matcher finds "kelvin" in "\u212aelvin",
+// where the bytes hold no k. A needle with a k, or an i, also takes a line
+// that holds the rune as UTF-8: the way Claude Code and Codex CLI write it
+// (JSON.stringify and serde_json write every rune but control characters as
+// itself). 0xC4, İ's first byte, is rare in most text; the Kelvin sign's
+// 0xE2 begins typographic quotes and dashes too.
 func (m *matcher) lineMayMatch(line []byte) bool {
-	if m.needle == nil {
+	if m.needle == nil || containsFoldASCII(line, m.needle, m.pair) {
 		return true
 	}
-	return containsFoldASCII(line, m.needle, m.pair)
+	return m.foldsK && bytes.Contains(line, []byte("\u212a")) || m.foldsI && bytes.Contains(line, []byte("\u0130"))
 }
 
 // anchorOf picks the position of the needle byte least likely to occur in

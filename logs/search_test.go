@@ -244,3 +244,41 @@ func TestIsASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestPreCheckTakesFoldingRunes: the raw-line pre-check never drops a line
+// the matcher would find a hit in, when the hit is made by İ or the Kelvin
+// sign lower-casing to ASCII letters; the runes are written as UTF-8, as
+// the agents' JSON writers do. A needle with no i and no k costs the
+// pre-check nothing more.
+func TestPreCheckTakesFoldingRunes(t *testing.T) {
+	texts := []string{"Temperature in \u212aelvin", "\u212a", "say \u0130 and \u0130i", "m\u0130gration", "ordinary kelvin", "nothing here"}
+	checked := 0
+	for _, q := range []string{"kelvin", "k", "in", "i", "\u0130", "migration", "nothing"} {
+		m, err := CompileSearch(q, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range texts {
+			var scratch []byte
+			if at, _ := m.find(text, &scratch); at < 0 {
+				continue
+			}
+			line := []byte(`{"type":"user","message":{"content":"` + text + `"}}`)
+			if !m.lineMayMatch(line) {
+				t.Errorf("query %q: the pre-check drops %s, where the matcher finds a hit", q, line)
+			}
+			checked++
+		}
+	}
+	if checked != 20 {
+		t.Errorf("%d lines with a hit checked, want 20", checked)
+	}
+	m, _ := CompileSearch("nothing", false)
+	if !m.foldsI || m.foldsK {
+		t.Errorf("nothing: folds i %v, k %v", m.foldsI, m.foldsK)
+	}
+	m, _ = CompileSearch("sort", false)
+	if m.foldsI || m.foldsK || m.lineMayMatch([]byte(`{"message":{"content":"\u0130 \u212a sor"}}`)) {
+		t.Errorf("sort: folds i %v, k %v, or a line without it passes", m.foldsI, m.foldsK)
+	}
+}
