@@ -52,11 +52,13 @@ func (snap *Snapshot) ExportResponses(r TimeRange) iter.Seq[ResponseRow] {
 			s, u := resp.Session, resp.Usage()
 			row := ResponseRow{Time: resp.Time, Machine: s.Machine, Agent: agentName(resp.File), SessionID: s.ID, Repo: s.Repo,
 				Model: resp.Model(), Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreate(),
-				CacheRead: u.CacheRead, Cost: resp.Cost, CostStatus: pricing.StatusEstimated}
+				CacheRead: u.CacheRead, CostStatus: pricing.StatusEstimated}
+			usd, priced := resp.Price()
+			row.Cost = usd
 			if row.Model == "" {
 				row.Model = "(unknown)"
 			}
-			if !resp.Priced {
+			if !priced {
 				row.Cost, row.CostStatus = 0, pricing.StatusUnknown
 			}
 			if !yield(row) {

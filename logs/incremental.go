@@ -367,8 +367,8 @@ type extendStats struct{ continued, tallyOnly, retallied, born, joined int }
 // keptResponses reports whether the extended session s begins with every
 // response of old, unchanged (a file moved to its extended summary is the
 // same file), so that its tallies can go on from old's. A kept response
-// whose copy was merged again has the same model and usage, so it keeps its
-// price.
+// whose copy was merged again has the same model and usage, so it has the
+// same price (Response.Price).
 func (s *Session) keptResponses(old *Session, grown map[*FileSummary]*FileSummary) bool {
 	if len(s.responses) < len(old.responses) {
 		return false
@@ -387,13 +387,6 @@ func (s *Session) keptResponses(old *Session, grown map[*FileSummary]*FileSummar
 		if a.key != b.key || f != b.File || a.Time != b.Time || a.model != b.model || !a.sameUsage(b) ||
 			a.Sidechain != b.Sidechain || a.Advisor != b.Advisor || a.has(respAdvised) != b.has(respAdvised) {
 			return false
-		}
-	}
-	for i := range old.responses {
-		if b := &s.responses[i]; !b.has(respCosted) {
-			a := &old.responses[i]
-			b.Cost, b.Priced = a.Cost, a.Priced
-			b.set(respCosted, a.has(respCosted))
 		}
 	}
 	return true

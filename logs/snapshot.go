@@ -106,7 +106,8 @@ type Session struct {
 	numCalls  int        // how many calls there are
 	buckets   []bucket   // responses summed by quarter hour and model
 	home      *sessionHome
-	tie       atomic.Int64 // Tie, once computed (0: not yet)
+	pricing   *pricing.Table // the store's, set by the tally: what Response.Price prices with
+	tie       atomic.Int64   // Tie, once computed (0: not yet)
 }
 
 // ModTime is the latest modification time of the session's files (the
@@ -306,8 +307,17 @@ func (t *Tally) addCost(model string, u Usage, usd float64, priced bool) {
 	t.Cost.AddCost(model, u.Total(), usd, priced)
 }
 
-// addResponse adds a response, priced once when the snapshot was built.
-func (t *Tally) addResponse(r *Response) { t.addCost(r.Model(), r.Usage(), r.Cost, r.Priced) }
+// addResponse adds a response, priced now (Response.Price).
+func (t *Tally) addResponse(r *Response) {
+	usd, ok := r.Price()
+	t.addPriced(r, usd, ok)
+}
+
+// addPriced adds a response priced by the caller, who sums it into several
+// tallies at once.
+func (t *Tally) addPriced(r *Response, usd float64, priced bool) {
+	t.addCost(r.Model(), r.Usage(), usd, priced)
+}
 
 // Merge adds o into t.
 func (t *Tally) Merge(o Tally) {
@@ -350,20 +360,19 @@ func (u *SessionUsage) modelAt(name string) int {
 }
 
 // Response is one deduplicated API response. A history holds one per model
-// turn, so it is kept in 72 bytes: its token counts as int32s when all six
+// turn, so it is kept in 64 bytes: its token counts as int32s when all six
 // fit (every real count does), else whole in its session's wide list; its
-// model as a number (nameID); its own flags in a byte.
+// model as a number (nameID); its own flags in a byte; its cost computed
+// when asked (Price), not kept.
 type Response struct {
 	key       uint64
 	File      *FileSummary // the file of the first copy in the owning session
 	Session   *Session
 	Time      int64
-	Cost      float64  // USD at list price, when Priced
 	counts    [6]int32 // Input, Output, CacheCreate5m, CacheCreate1h, CacheRead, Reasoning; when wide, counts[0] indexes Session.wide
 	model     uint32   // nameID of the model's name
 	Sidechain bool
 	Advisor   bool // a second model consulted inside another response, billed at its own rates
-	Priced    bool
 	flags     respFlags
 }
 
@@ -374,7 +383,6 @@ const (
 	respFast    respFlags = 1 << iota // Usage.Fast
 	respWide                          // a count does not fit an int32
 	respAdvised                       // the response's advisor usage has been added
-	respCosted                        // Cost and Priced are those of the model and usage
 )
 
 func (r *Response) has(f respFlags) bool { return r.flags&f != 0 }
@@ -385,6 +393,14 @@ func (r *Response) set(f respFlags, on bool) {
 	} else {
 		r.flags &^= f
 	}
+}
+
+// Price is the response's cost in USD at list price, and whether its model
+// is priced: computed when asked from the store's table (the session's),
+// which never changes, so a sum over the same responses is the same sum
+// (8 bytes a response not kept).
+func (r *Response) Price() (usd float64, priced bool) {
+	return r.Session.pricing.Cost(r.Model(), r.Usage())
 }
 
 // Model is the name of the response's model.
@@ -559,13 +575,11 @@ func (s *Session) tallyFrom(p *pricing.Table, loc *time.Location, from int) {
 		idx[s.buckets[j].bucketKey] = j
 	}
 	var models map[string]int // the positions in s.Usage.ByModel, once it is long
+	s.pricing = p
 	for i := from; i < len(s.responses); i++ {
 		r := &s.responses[i]
-		if !r.has(respCosted) { // an extension keeps the prices of the responses it did not change
-			r.Cost, r.Priced = p.Cost(r.Model(), r.Usage())
-			r.set(respCosted, true)
-		}
-		s.Usage.addResponse(r, &models)
+		usd, priced := r.Price()
+		s.Usage.addResponse(r, usd, priced, &models)
 		k := bucketKey{r.Time / quarterMs, r.Model()}
 		j, ok := idx[k]
 		if !ok {
@@ -573,7 +587,7 @@ func (s *Session) tallyFrom(p *pricing.Table, loc *time.Location, from int) {
 			idx[k] = j
 			s.buckets = append(s.buckets, bucket{bucketKey: k, date: localDate(k.quarter, loc)})
 		}
-		s.buckets[j].usage.addResponse(r)
+		s.buckets[j].usage.addPriced(r, usd, priced)
 	}
 }
 
@@ -644,7 +658,6 @@ func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message) {
 	}
 	if m.Usage.Output >= r.Usage().Output {
 		r.setUsage(m.Usage)
-		r.set(respCosted, false)
 		if m.Model != "" {
 			r.setModel(m.Model)
 		}
@@ -655,12 +668,12 @@ func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message) {
 // models are found in its list; once it has more than modelsListed, through
 // *index, which the caller keeps over its additions (nil until then), so a
 // history whose sessions each name thousands of models stays linear.
-func (u *SessionUsage) addResponse(r *Response, index *map[string]int) {
-	u.Total.addResponse(r)
+func (u *SessionUsage) addResponse(r *Response, usd float64, priced bool, index *map[string]int) {
+	u.Total.addPriced(r, usd, priced)
 	if r.Sidechain {
-		u.Sidechain.addResponse(r)
+		u.Sidechain.addPriced(r, usd, priced)
 	} else {
-		u.Main.addResponse(r)
+		u.Main.addPriced(r, usd, priced)
 	}
 	name := r.Model()
 	i, ok := -1, false
@@ -683,7 +696,7 @@ func (u *SessionUsage) addResponse(r *Response, index *map[string]int) {
 			}
 		}
 	}
-	u.ByModel[i].addResponse(r)
+	u.ByModel[i].addPriced(r, usd, priced)
 }
 
 // modelsListed is how many models a session's tally finds by walking its list.
