@@ -1,7 +1,6 @@
 package logs
 
 import (
-	"strings"
 	"sync"
 	"unsafe"
 )
@@ -14,50 +13,28 @@ import (
 // a fresh usage_report allocated, the lookups 7 MB more. Recycled between
 // reads, they are allocated about once per worker instead.
 //
-// It also hands out the records of file calls (callFiles), which live as
-// long as their summaries: from a chunk it fills from the start, so that
-// they are dense in memory rather than one by one among the read's garbage
-// (see slab). The chunk goes on from read to read; it is never cleared.
+// It also hands out the records of file calls (callFiles) and the strings
+// the summary keeps, which live as long as their summaries: from chunks it
+// fills from the start, so that they are dense in memory rather than one by
+// one among the read's garbage (see slab). The chunks go on from read to
+// read; they are never cleared.
 type readScratch struct {
 	msgs    []Message
 	calls   []Call
 	msgIdx  map[uint64]int32
 	callIdx map[uint64]int32
 	paths   map[string]string
-	files   []callFiles // the chunk: records handed out, then room
-	text    []byte      // a chunk of the strings summaries keep (keep)
+	files   chunks[callFiles] // the records handed out, then room
+	text    chunks[byte]      // the strings summaries keep (keep)
 }
-
-const textChunk = 32 << 10
 
 // keep is x copied into the scratch's chunk of kept strings (a long one
 // alone): the file paths, prompts and titles a summary keeps, dense rather
 // than one by one among the read's garbage. The bytes of a chunk are never
 // written again once handed out.
 func (s *readScratch) keep(x string) string {
-	if x == "" {
-		return ""
-	}
-	if len(x) > textChunk/8 {
-		return strings.Clone(x)
-	}
-	if cap(s.text)-len(s.text) < len(x) {
-		s.text = make([]byte, 0, textChunk)
-	}
-	start := len(s.text)
-	s.text = append(s.text, x...)
-	return unsafe.String(&s.text[start], len(x))
-}
-
-const filesChunk = 1024 // callFiles a chunk holds (56 KB)
-
-// nextFiles is a zero callFiles from the chunk, which is the caller's alone.
-func (s *readScratch) nextFiles() *callFiles {
-	if len(s.files) == cap(s.files) {
-		s.files = make([]callFiles, 0, filesChunk)
-	}
-	s.files = s.files[:len(s.files)+1]
-	return &s.files[len(s.files)-1]
+	b := s.text.copyOf(unsafe.Slice(unsafe.StringData(x), len(x)))
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 var scratches sync.Pool // *readScratch
@@ -75,7 +52,8 @@ func takeScratch() *readScratch {
 	if s, _ := scratches.Get().(*readScratch); s != nil {
 		return s
 	}
-	return &readScratch{msgIdx: map[uint64]int32{}, callIdx: map[uint64]int32{}, paths: map[string]string{}}
+	return &readScratch{msgIdx: map[uint64]int32{}, callIdx: map[uint64]int32{}, paths: map[string]string{},
+		files: chunks[callFiles]{size: 1024}, text: chunks[byte]{size: 32 << 10}} // 56 and 32 KB
 }
 
 // give empties s and recycles it. Its lists are the ones the read left

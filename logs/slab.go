@@ -19,34 +19,58 @@ import (
 // again leaves its part of a chunk unused until the chunk's last list goes,
 // which a history that only grows (the common case) rarely does.
 type slab[T any] struct {
-	mu    sync.Mutex
+	mu sync.Mutex
+	chunks[T]
+}
+
+// copyOf is chunks.copyOf, for goroutines at once.
+func (s *slab[T]) copyOf(list []T) []T {
+	if len(list) == 0 || len(list) > s.size/4 {
+		return s.chunks.copyOf(list) // no chunk is touched
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chunks.copyOf(list)
+}
+
+// chunks hands out room from a chunk of size elements, filled from its
+// start, and from a new chunk once it is full: one goroutine's, as a read's
+// scratch is (slab is the shared one).
+type chunks[T any] struct {
 	chunk []T
 	size  int // elements per chunk
 }
 
-// copyOf is list copied into the slab (nil when it is empty). A list longer
-// than a quarter of a chunk is allocated alone: it is in a span of its own,
-// or nearly.
-func (s *slab[T]) copyOf(list []T) []T {
+// copyOf is list copied into the chunk (nil when it is empty), with no room
+// past its length. A list longer than a quarter of a chunk is allocated
+// alone: it is in a span of its own, or nearly.
+func (c *chunks[T]) copyOf(list []T) []T {
 	n := len(list)
 	if n == 0 {
 		return nil
 	}
-	if n > s.size/4 {
+	if n > c.size/4 {
 		return slices.Clone(list)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if cap(s.chunk)-len(s.chunk) < n {
-		s.chunk = make([]T, 0, s.size)
+	if cap(c.chunk)-len(c.chunk) < n {
+		c.chunk = make([]T, 0, c.size)
 	}
-	start := len(s.chunk)
-	s.chunk = append(s.chunk, list...)
-	return s.chunk[start:len(s.chunk):len(s.chunk)]
+	start := len(c.chunk)
+	c.chunk = append(c.chunk, list...)
+	return c.chunk[start:len(c.chunk):len(c.chunk)]
+}
+
+// next is a zero element of the chunk, the caller's alone.
+func (c *chunks[T]) next() *T {
+	if len(c.chunk) == cap(c.chunk) {
+		c.chunk = make([]T, 0, c.size)
+	}
+	c.chunk = c.chunk[:len(c.chunk)+1]
+	return &c.chunk[len(c.chunk)-1]
 }
 
 var (
-	callSlab    = slab[Call]{size: 2048}      // 112 KB chunks
-	messageSlab = slab[byte]{size: 128 << 10} // packed messages (messageLog.b)
-	toolSlab    = slab[toolCount]{size: 4096} // a file's calls by tool (32 KB chunks)
+	callSlab    = slab[Call]{chunks: chunks[Call]{size: 2048}}           // 112 KB chunks
+	messageSlab = slab[byte]{chunks: chunks[byte]{size: 128 << 10}}      // packed messages (messageLog.b)
+	toolSlab    = slab[toolCount]{chunks: chunks[toolCount]{size: 4096}} // a file's calls by tool (32 KB chunks)
 )

@@ -14,7 +14,7 @@ import (
 // past it, so an append to one moves it out and leaves its neighbours as
 // they were; lists from goroutines at once never overlap.
 func TestSlabLists(t *testing.T) {
-	s := slab[int]{size: 64}
+	s := slab[int]{chunks: chunks[int]{size: 64}}
 	if got := s.copyOf(nil); got != nil {
 		t.Errorf("an empty list copies as %v", got)
 	}
@@ -63,8 +63,8 @@ func TestSlabLists(t *testing.T) {
 func TestScratchFiles(t *testing.T) {
 	s := takeScratch()
 	seen := map[*callFiles]bool{}
-	for i := range 2*filesChunk + 3 {
-		cf := s.nextFiles()
+	for i := range 2*s.files.size + 3 {
+		cf := s.files.next()
 		if seen[cf] || *cf != (callFiles{}) {
 			t.Fatalf("record %d: handed out before, or not zero", i)
 		}

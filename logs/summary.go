@@ -406,7 +406,7 @@ func (f *FileSummary) callFilesSlot() *callFiles {
 	if f.readState == nil || f.scratch == nil {
 		return new(callFiles)
 	}
-	return f.scratch.nextFiles()
+	return f.scratch.files.next()
 }
 
 // clip is transcript.Clip(x, max) for the summary to keep: when the read
