@@ -132,6 +132,7 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 		s.home.s = ns // the index finds ns where it found s
 		next[s] = ns
 	}
+	var models lastName
 	for old, ns := range next {
 		for _, f := range old.Files() {
 			nf, ok := grown[f]
@@ -157,7 +158,7 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 				if ref, ok := index.get(m.Key); ok && m.Key != 0 && ref.h != ns.home {
 					return nil, false // a copy of another session's message: let a full build decide
 				}
-				claimMessage(index, ns, nf, &m)
+				claimMessage(index, ns, nf, &m, &models)
 			}
 		}
 		for _, nf := range joins[old] {
@@ -298,6 +299,7 @@ func sessionByKey(ss []*Session, sid, key string) *Session {
 // it (start order, then the order of a session's files) is left to one.
 func (s *Session) claimAdded(index *respIndex, f *FileSummary) bool {
 	from := len(s.responses) // f's responses are appended from here
+	var models lastName
 	for _, m := range f.Messages() {
 		if !m.Counts() {
 			continue
@@ -307,7 +309,7 @@ func (s *Session) claimAdded(index *respIndex, f *FileSummary) bool {
 				return false
 			}
 		}
-		claimMessage(index, s, f, &m)
+		claimMessage(index, s, f, &m, &models)
 	}
 	return true
 }

@@ -48,8 +48,7 @@ func pack(dense bool, lists [][]Message) messageLog {
 	}
 	b := make([]byte, 0, l.n*24)
 	var prevTime, prevLine int64
-	var lastModel string // most files name one model or a few: nameID once a run
-	var lastID uint32
+	var models lastName
 	for i, m := range allOf(lists) {
 		var flags byte
 		if m.Sidechain {
@@ -71,10 +70,7 @@ func pack(dense bool, lists [][]Message) messageLog {
 		if m.Key != 0 {
 			b = binary.LittleEndian.AppendUint64(b, m.Key)
 		}
-		if m.Model != lastModel || i == 0 {
-			lastModel, lastID = m.Model, nameID(m.Model)
-		}
-		b = binary.AppendUvarint(b, uint64(lastID))
+		b = binary.AppendUvarint(b, uint64(models.of(m.Model)))
 		b = binary.AppendVarint(b, m.Time-prevTime)
 		b = binary.AppendVarint(b, int64(m.Line)-prevLine)
 		prevTime, prevLine = m.Time, int64(m.Line)

@@ -58,3 +58,21 @@ func nameOf(id uint32) string {
 	}
 	return (*nameTable.chunks.Load())[id/nameChunk][id%nameChunk]
 }
+
+// lastName remembers the last name numbered: a file's messages name one
+// model or a few, one after another, so a pass over them (packing a file's
+// messages, claiming them for a snapshot) numbers each run of a model once
+// instead of taking the table's lock for every message. The zero value is
+// ready ("" is 0).
+type lastName struct {
+	name string
+	id   uint32
+}
+
+// of is nameID(name).
+func (l *lastName) of(name string) uint32 {
+	if name != l.name {
+		l.name, l.id = name, nameID(name)
+	}
+	return l.id
+}

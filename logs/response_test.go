@@ -172,3 +172,17 @@ func TestWideUsageExtension(t *testing.T) {
 		t.Errorf("the extended snapshot: %d wide, inputs %v", w, in)
 	}
 }
+
+// TestLastName: a pass's memo of the last name numbered gives nameID's
+// number for every name, "" included, in any order.
+func TestLastName(t *testing.T) {
+	var l lastName
+	for _, name := range []string{"", "claude-opus-4-5", "claude-opus-4-5", "claude-haiku-4-5", "", "claude-opus-4-5"} {
+		if got, want := l.of(name), nameID(name); got != want {
+			t.Errorf("%q: %d, want %d", name, got, want)
+		}
+	}
+	if nameID("claude-opus-4-5") == nameID("claude-haiku-4-5") {
+		t.Fatal("two names with one number")
+	}
+}

@@ -504,12 +504,13 @@ func buildSnapshot(cfg Config, files map[string]*FileSummary, roots []RootInfo) 
 		homes[i] = s.home
 	}
 	index := newRespIndex(n, homes)
+	var models lastName
 	for _, s := range snap.Sessions {
 		files := s.Files()
 		s.responses = make([]Response, 0, responsesBound(files)) // no growth: a history holds tens of thousands
 		for _, f := range files {
 			for _, m := range f.Messages() {
-				claimMessage(index, s, f, &m)
+				claimMessage(index, s, f, &m, &models)
 			}
 		}
 	}
@@ -612,11 +613,11 @@ type bucket struct {
 // new id becomes a response of s; a known one keeps its owner (the session
 // that started first, on its main thread when any copy there is) and takes
 // the usage of the copy with the largest output_tokens.
-func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message) {
+func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message, models *lastName) {
 	if !m.Counts() {
 		return
 	}
-	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, model: nameID(m.Model), Sidechain: m.Sidechain}
+	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, model: models.of(m.Model), Sidechain: m.Sidechain}
 	r.set(respAdvised, len(m.Advisors) > 0)
 	r.setUsage(m.Usage)
 	if m.Key == 0 {
@@ -633,7 +634,7 @@ func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message) {
 	}
 	own := &ref.h.s.responses[ref.i]
 	had := own.has(respAdvised)
-	mergeCopy(own, s, f, m)
+	mergeCopy(own, s, f, m, models)
 	if !had && len(m.Advisors) > 0 {
 		own.set(respAdvised, true)
 		at := *own
@@ -652,14 +653,14 @@ func addAdvisors(s *Session, r *Response, m *Message) {
 }
 
 // mergeCopy folds another copy of a known message into its response.
-func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message) {
+func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message, models *lastName) {
 	if r.Session == s && !m.Sidechain && r.Sidechain {
 		r.Sidechain, r.File = false, f
 	}
 	if m.Usage.Output >= r.Usage().Output {
 		r.setUsage(m.Usage)
 		if m.Model != "" {
-			r.setModel(m.Model)
+			r.model = models.of(m.Model)
 		}
 	}
 }
