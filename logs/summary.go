@@ -403,27 +403,35 @@ func (f *FileSummary) cooled() *FileSummary {
 // keeps that scratch while the file is hot. Either way the records are
 // made once and held for good, as the strings of clip and keep are.
 func (f *FileSummary) callFilesSlot() *callFiles {
-	if f.readState == nil || f.scratch == nil {
-		return new(callFiles)
+	if sc := f.readScratch(); sc != nil {
+		return sc.files.next()
 	}
-	return f.scratch.files.next()
+	return new(callFiles)
+}
+
+// readScratch is the scratch of the read under way, nil when it took none.
+func (f *FileSummary) readScratch() *readScratch {
+	if f.readState == nil {
+		return nil
+	}
+	return f.scratch
 }
 
 // clip is transcript.Clip(x, max) for the summary to keep: when the read
 // took a scratch, copied into the scratch's chunk of kept strings.
 func (f *FileSummary) clip(x string, max int) string {
-	if f.readState == nil || f.scratch == nil {
-		return transcript.Clip(x, max)
+	if sc := f.readScratch(); sc != nil {
+		return sc.keep(transcript.ClipView(x, max))
 	}
-	return f.scratch.keep(transcript.ClipView(x, max))
+	return transcript.Clip(x, max)
 }
 
 // keep is strings.Clone(x), or x copied into the scratch's chunk as clip does.
 func (f *FileSummary) keep(x string) string {
-	if f.readState == nil || f.scratch == nil {
-		return strings.Clone(x)
+	if sc := f.readScratch(); sc != nil {
+		return sc.keep(x)
 	}
-	return f.scratch.keep(x)
+	return strings.Clone(x)
 }
 
 // keptCalls is the list of Calls to keep at the end of a read from the
