@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // chunkReader returns at most n bytes per Read, to move line ends across
@@ -186,6 +187,19 @@ func TestClip(t *testing.T) {
 	long := strings.Repeat("word ", 200)
 	if got := Clip(long, 400); len([]rune(got)) > 400 || !strings.HasSuffix(got, "word…") {
 		t.Errorf("long clip: %d runes, %q", len([]rune(got)), got[len(got)-10:])
+	}
+	// A clip outlives the buffer it was read from, kept whole or cut.
+	for _, in := range []string{"short", "one two three four"} {
+		buf := []byte(in)
+		view := unsafe.String(unsafe.SliceData(buf), len(buf))
+		got := Clip(view, 10)
+		want := strings.Clone(got)
+		for i := range buf {
+			buf[i] = 'x'
+		}
+		if got != want {
+			t.Errorf("Clip(%q) shares the buffer: %q after it was overwritten", in, got)
+		}
 	}
 }
 

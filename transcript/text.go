@@ -3,6 +3,7 @@ package transcript
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Truncate cuts s to at most max runes, on a rune boundary, the last being
@@ -26,7 +27,13 @@ func Truncate(s string, max int) string {
 // so a cut must never leave part of a secret the redactor can no longer
 // recognise: a cut drops the partial word at its end, and a PEM block whose
 // END line was cut off.
-func Clip(s string, max int) string { return strings.Clone(ClipView(s, max)) }
+func Clip(s string, max int) string {
+	v := ClipView(s, max)
+	if unsafe.StringData(v) == unsafe.StringData(s) { // s itself: a cut or a repair is a new string already
+		return strings.Clone(v)
+	}
+	return v
+}
 
 // ClipView is Clip without the copy: what it returns may share s's bytes,
 // for a caller that copies it where it keeps it.
