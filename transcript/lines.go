@@ -31,6 +31,7 @@ type Lines struct {
 	ctx    context.Context
 	pooled *pooledBuffers
 	r      *bufio.Reader
+	at     io.ReaderAt // the stream as a file, when it is one read from offset on (see long)
 	raw    []byte
 	line   []byte
 	buf    []byte
@@ -64,8 +65,23 @@ const MarkLen = 128
 func NewLines(ctx context.Context, r io.Reader, offset int64, lines int) *Lines {
 	pb := readerPool.Get().(*pooledBuffers)
 	pb.br.Reset(r)
-	return &Lines{ctx: ctx, r: pb.br, buf: pb.long[:0], pooled: pb, offset: offset, number: lines,
+	return &Lines{ctx: ctx, r: pb.br, at: readerAt(r, offset), buf: pb.long[:0], pooled: pb, offset: offset, number: lines,
 		consumed: offset, consumedLines: lines, fromStart: offset == 0}
+}
+
+// readerAt is r as an io.ReaderAt when it is one (a file) whose reads start
+// at offset, the position Lines counts from; nil otherwise (a decompressed
+// or limited stream).
+func readerAt(r io.Reader, offset int64) io.ReaderAt {
+	ra, ok := r.(io.ReaderAt)
+	s, seeks := r.(io.Seeker)
+	if !ok || !seeks {
+		return nil
+	}
+	if pos, err := s.Seek(0, io.SeekCurrent); err != nil || pos != offset {
+		return nil
+	}
+	return ra
 }
 
 // Close returns the buffers to the pool; the scanner is unusable after.
@@ -109,12 +125,10 @@ func (l *Lines) next() bool {
 	l.start = l.offset
 	frag, err := l.r.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
-		l.buf = appendDoubling(l.buf[:0], frag)
-		for err == bufio.ErrBufferFull {
-			frag, err = l.r.ReadSlice('\n')
-			l.buf = appendDoubling(l.buf, frag)
+		if frag, err = l.long(frag); err == errChanged {
+			l.err, l.done = err, true
+			return false
 		}
-		frag = l.buf
 	}
 	l.offset += int64(len(frag))
 	if err != nil {
@@ -133,6 +147,48 @@ func (l *Lines) next() bool {
 	l.line = bytes.TrimSuffix(frag, []byte{'\n'})
 	l.line = bytes.TrimSuffix(l.line, []byte{'\r'})
 	return true
+}
+
+// errChanged is the error of a scan whose file was cut short or rewritten
+// between two reads of one long line.
+var errChanged = errors.New("the file changed while it was read")
+
+// long reads the rest of a line longer than the read buffer, whose first
+// frag bytes were read, and returns it whole with the error of its last
+// read (nil, io.EOF, or another).
+//
+// From a file, the line's bytes are only counted as they stream past, and
+// the line is then read again from the file at its exact length, into the
+// long-line buffer when it is big enough and otherwise into one of exactly
+// that size. Grown by doubling as it is read (the way for other streams),
+// the buffer of an n-byte line was up to 2n, and 3n while it last grew.
+// Both reads copy the line once, as the doubling's appends did. The bytes
+// read again are the ones the stream passed unless the file was cut short
+// or rewritten in between (Claude Code only appends): then the scan ends
+// with errChanged.
+func (l *Lines) long(frag []byte) ([]byte, error) {
+	err := bufio.ErrBufferFull
+	if l.at == nil {
+		l.buf = appendDoubling(l.buf[:0], frag)
+		for err == bufio.ErrBufferFull {
+			frag, err = l.r.ReadSlice('\n')
+			l.buf = appendDoubling(l.buf, frag)
+		}
+		return l.buf, err
+	}
+	n := len(frag)
+	for err == bufio.ErrBufferFull {
+		frag, err = l.r.ReadSlice('\n')
+		n += len(frag)
+	}
+	if cap(l.buf) < n {
+		l.buf = make([]byte, n)
+	}
+	line := l.buf[:n]
+	if m, _ := l.at.ReadAt(line, l.start); m < n || err == nil && line[n-1] != '\n' {
+		return nil, errChanged
+	}
+	return line, err
 }
 
 // appendDoubling is append for the long-line buffer, which grows by

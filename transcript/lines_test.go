@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"unsafe"
@@ -21,6 +22,38 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 		p = p[:c.n]
 	}
 	return c.r.Read(p)
+}
+
+// fileAt is a chunkReader over data that is also what a file read from
+// base on is to Lines: a Seeker at base and a ReaderAt of the file's bytes
+// (data from base on), and of other bytes when at is set.
+type fileAt struct {
+	*chunkReader
+	data []byte
+	base int64
+	at   []byte
+}
+
+func (f *fileAt) Seek(offset int64, whence int) (int64, error) {
+	if offset != 0 || whence != io.SeekCurrent {
+		return 0, io.ErrUnexpectedEOF // Lines only asks where it is
+	}
+	return f.base, nil
+}
+
+func (f *fileAt) ReadAt(p []byte, off int64) (int, error) {
+	data := f.data
+	if f.at != nil {
+		data = f.at
+	}
+	if off -= f.base; off < 0 || off > int64(len(data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, data[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 func TestLinesNumbersCountBlankLinesAndCRLF(t *testing.T) {
@@ -76,21 +109,90 @@ func TestLinesLongLines(t *testing.T) {
 		}
 	}
 	for _, step := range []int{1 << 20, 4093} {
-		l := NewLines(context.Background(), &chunkReader{r: bytes.NewReader(in.Bytes()), n: step}, 0, 0)
-		i := 0
-		for l.Scan() {
-			if i >= len(want) || string(l.Bytes()) != want[i] {
-				t.Fatalf("read %d: line %d (%d bytes) is not line %d as written", step, l.Number(), len(l.Bytes()), i+1)
+		for _, file := range []bool{false, true} {
+			var r io.Reader = &chunkReader{r: bytes.NewReader(in.Bytes()), n: step}
+			if file {
+				r = &fileAt{chunkReader: r.(*chunkReader), data: in.Bytes()}
 			}
-			if l.Torn() != (i == len(want)-1) {
-				t.Errorf("line %d torn %v", i+1, l.Torn())
-			}
-			i++
+			l := NewLines(context.Background(), r, 0, 0)
+			l.buf = nil // not an earlier scan's buffer from the pool
+			readLongLines(t, l, want, file)
 		}
-		if i != len(want) || l.Err() != nil {
-			t.Fatalf("read %d: %d lines, err %v", step, i, l.Err())
+	}
+}
+
+// readLongLines reads the lines of TestLinesLongLines with l. From a file
+// a long line's buffer is its exact length, or the larger buffer of an
+// earlier one.
+func readLongLines(t *testing.T, l *Lines, want []string, file bool) {
+	t.Helper()
+	defer l.Close()
+	i, longest := 0, 0
+	for l.Scan() {
+		if i >= len(want) || string(l.Bytes()) != want[i] {
+			t.Fatalf("file %v: line %d (%d bytes) is not line %d as written", file, l.Number(), len(l.Bytes()), i+1)
+		}
+		if n := len(l.Raw()); file && n > 256<<10 {
+			longest = max(longest, n)
+			if cap(l.buf) != longest {
+				t.Errorf("line %d of %d bytes read into a buffer of %d, the longest so far is %d", i+1, n, cap(l.buf), longest)
+			}
+		}
+		if l.Torn() != (i == len(want)-1) {
+			t.Errorf("line %d torn %v", i+1, l.Torn())
+		}
+		i++
+	}
+	if i != len(want) || l.Err() != nil {
+		t.Fatalf("file %v: %d lines, err %v", file, i, l.Err())
+	}
+}
+
+// TestLinesFileChangedUnderLongLine: a long line read again from its file
+// that no longer holds it (cut short, or rewritten) ends the scan with
+// errChanged instead of yielding other bytes than the stream's.
+func TestLinesFileChangedUnderLongLine(t *testing.T) {
+	long := bytes.Repeat([]byte{'y'}, 300<<10)
+	in := append(append([]byte("short\n"), long...), "\nafter\n"...)
+	for name, at := range map[string][]byte{
+		"cut short": in[:len(in)-len("after\n")-10],
+		"rewritten": bytes.ReplaceAll(in, []byte("\n"), []byte(" ")),
+	} {
+		l := NewLines(context.Background(), &fileAt{chunkReader: &chunkReader{r: bytes.NewReader(in), n: 1 << 20}, data: in, at: at}, 0, 0)
+		var got []string
+		for l.Scan() {
+			got = append(got, string(l.Bytes()))
+		}
+		if len(got) != 1 || got[0] != "short" || l.Err() != errChanged {
+			t.Errorf("%s: lines %d, err %v; want only the short one, then errChanged", name, len(got), l.Err())
 		}
 		l.Close()
+	}
+}
+
+// TestReaderAt: only a file whose reads start where Lines counts from is
+// read again at offsets.
+func TestReaderAt(t *testing.T) {
+	path := t.TempDir() + "/f.jsonl"
+	if err := os.WriteFile(path, []byte("0123456789\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if readerAt(f, 0) == nil || readerAt(f, 4) != nil {
+		t.Errorf("a file at 0: read again at 0 %v, at 4 %v; want true, false", readerAt(f, 0) != nil, readerAt(f, 4) != nil)
+	}
+	if _, err := f.Seek(4, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	if readerAt(f, 4) == nil {
+		t.Errorf("a file seeked to 4 is not read again from offset 4")
+	}
+	if readerAt(io.LimitReader(f, 5), 4) != nil || readerAt(&chunkReader{r: f, n: 1}, 4) != nil {
+		t.Errorf("a stream that is not the file itself is read again")
 	}
 }
 
@@ -117,7 +219,11 @@ func FuzzLines(f *testing.F) {
 			input = append(append(append([]byte(nil), data[:at]...), long...), data[at:]...)
 		}
 		base := int64(chunk) * 1000
-		l := NewLines(context.Background(), &chunkReader{r: bytes.NewReader(input), n: int(chunk) + 1}, base, 0)
+		var r io.Reader = &chunkReader{r: bytes.NewReader(input), n: int(chunk) + 1}
+		if chunk%2 == 1 { // a file read from base on: long lines are read again from it
+			r = &fileAt{chunkReader: r.(*chunkReader), data: input, base: base}
+		}
+		l := NewLines(context.Background(), r, base, 0)
 		defer l.Close()
 		prevEnd := base
 		torn := false
