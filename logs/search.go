@@ -441,6 +441,14 @@ func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, 
 	}
 	defer fh.Close()
 	defer er.Close()
+	if m.needle != nil {
+		// A long line neither the needle nor the spill marker can be in (the
+		// pre-check on its pieces) is passed over without being held.
+		span := max(len(m.needle), len(persistedMarker), len("\u212a")) - 1
+		er.Lines().SkipLong(span, func(b []byte) bool {
+			return m.lineMayMatch(b) || containsFoldASCII(b, persistedMarker, markerPair)
+		}, func(n int) { scanned.Add(int64(n) + 1) })
+	}
 	ls := &lineSearcher{q: q, m: m, scanned: scanned, hits: hits}
 	for er.Scan() {
 		scanned.Add(int64(len(er.Lines().Bytes())) + 1)

@@ -32,6 +32,10 @@ type Lines struct {
 	pooled *pooledBuffers
 	r      *bufio.Reader
 	at     io.ReaderAt // the stream as a file, when it is one read from offset on (see long)
+	may     func(b []byte) bool // with span and seam: which long lines to read (see SkipLong)
+	skipped func(n int)
+	span    int
+	seam    []byte
 	raw    []byte
 	line   []byte
 	buf    []byte
@@ -124,20 +128,21 @@ func (l *Lines) next() bool {
 	l.torn = false
 	l.start = l.offset
 	frag, err := l.r.ReadSlice('\n')
+	n := len(frag)
 	if err == bufio.ErrBufferFull {
-		if frag, err = l.long(frag); err == errChanged {
+		if frag, n, err = l.long(frag); err == errChanged {
 			l.err, l.done = err, true
 			return false
 		}
 	}
-	l.offset += int64(len(frag))
+	l.offset += int64(n)
 	if err != nil {
 		l.done = true
 		if !errors.Is(err, io.EOF) {
 			l.err = err
 			return false
 		}
-		if len(frag) == 0 {
+		if n == 0 {
 			return false
 		}
 		l.torn = true
@@ -153,9 +158,40 @@ func (l *Lines) next() bool {
 // between two reads of one long line.
 var errChanged = errors.New("the file changed while it was read")
 
+// SkipLong lets a pass that only reads lines (not one that summarises a
+// file, or decodes each line for the next one's sake) go past a long line
+// it does not want without holding it. may sees such a line in pieces as
+// they stream past, and each seam between two pieces with span bytes on
+// either side, so every run of up to span+1 bytes of the line is inside one
+// of the calls. A line for which may is never true is not read again: Scan
+// goes past it as past a blank line, and Marks no longer describe the scan.
+// skipped is told the length such a line's Bytes would have had (a line of
+// white space alone is blank, and not told). Only a long line read again
+// from its file (see long) is skipped; other streams yield every line.
+func (l *Lines) SkipLong(span int, may func(b []byte) bool, skipped func(n int)) {
+	l.may, l.skipped, l.span = may, skipped, max(span, 2) // seam keeps the line end
+}
+
+// wanted reports whether may is true for frag, a long line's next piece, or
+// for the seam before it; seam then keeps the last span bytes read.
+func (l *Lines) wanted(frag []byte) bool {
+	t := append(l.seam, frag[:min(len(frag), l.span)]...)
+	if len(l.seam) > 0 && l.may(t) || l.may(frag) {
+		return true
+	}
+	if len(frag) >= l.span {
+		t = append(t[:0], frag[len(frag)-l.span:]...)
+	} else if len(t) > l.span {
+		t = t[:copy(t, t[len(t)-l.span:])]
+	}
+	l.seam = t
+	return false
+}
+
 // long reads the rest of a line longer than the read buffer, whose first
-// frag bytes were read, and returns it whole with the error of its last
-// read (nil, io.EOF, or another).
+// frag bytes were read, and returns it whole, its length and the error of
+// its last read (nil, io.EOF, or another). A line SkipLong's may does not
+// want is returned as nil, with its length.
 //
 // From a file, the line's bytes are only counted as they stream past, and
 // the line is then read again from the file at its exact length, into the
@@ -166,7 +202,7 @@ var errChanged = errors.New("the file changed while it was read")
 // read again are the ones the stream passed unless the file was cut short
 // or rewritten in between (Claude Code only appends): then the scan ends
 // with errChanged.
-func (l *Lines) long(frag []byte) ([]byte, error) {
+func (l *Lines) long(frag []byte) ([]byte, int, error) {
 	err := bufio.ErrBufferFull
 	if l.at == nil {
 		l.buf = appendDoubling(l.buf[:0], frag)
@@ -174,21 +210,31 @@ func (l *Lines) long(frag []byte) ([]byte, error) {
 			frag, err = l.r.ReadSlice('\n')
 			l.buf = appendDoubling(l.buf, frag)
 		}
-		return l.buf, err
+		return l.buf, len(l.buf), err
 	}
-	n := len(frag)
+	l.seam = l.seam[:0]
+	n, want := len(frag), l.may == nil || l.wanted(frag)
+	blank := len(bytes.TrimSpace(frag)) == 0
 	for err == bufio.ErrBufferFull {
 		frag, err = l.r.ReadSlice('\n')
 		n += len(frag)
+		want = want || l.wanted(frag)
+		blank = blank && len(bytes.TrimSpace(frag)) == 0
+	}
+	if !want {
+		if !blank && l.skipped != nil {
+			l.skipped(n - len(l.seam) + len(bytes.TrimSuffix(bytes.TrimSuffix(l.seam, []byte{'\n'}), []byte{'\r'})))
+		}
+		return nil, n, err
 	}
 	if cap(l.buf) < n {
 		l.buf = make([]byte, n)
 	}
 	line := l.buf[:n]
 	if m, _ := l.at.ReadAt(line, l.start); m < n || err == nil && line[n-1] != '\n' {
-		return nil, errChanged
+		return nil, 0, errChanged
 	}
-	return line, err
+	return line, n, err
 }
 
 // appendDoubling is append for the long-line buffer, which grows by

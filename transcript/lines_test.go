@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -167,6 +168,57 @@ func TestLinesFileChangedUnderLongLine(t *testing.T) {
 			t.Errorf("%s: lines %d, err %v; want only the short one, then errChanged", name, len(got), l.Err())
 		}
 		l.Close()
+	}
+}
+
+// TestSkipLong: a long line is yielded when the needle is anywhere in it
+// (inside a piece, across the seam of two, in the short last piece, across
+// the seam before it) and skipped otherwise, with every other line still
+// yielded with its number and offset; a stream that is not a file yields
+// every line.
+func TestSkipLong(t *testing.T) {
+	const piece = 256 << 10 // the read buffer's size: a long line's pieces
+	needle := []byte("NEEDLE")
+	longLine := func(at int) []byte {
+		b := bytes.Repeat([]byte{'z'}, 2*piece+100)
+		if at >= 0 {
+			copy(b[at:], needle)
+		}
+		return b
+	}
+	places := map[string]int{"nowhere": -1, "inside a piece": 1000, "across a seam": piece - 3, "in the last piece": 2*piece + 50, "across the last seam": 2*piece - 2, "at the end": 2*piece + 100 - len(needle)}
+	for name, at := range places {
+		for _, end := range []string{"\n", "\r\n"} {
+			in := append(append([]byte("first\n"), longLine(at)...), end+"last\n"...)
+			for _, file := range []bool{true, false} {
+				var r io.Reader = &chunkReader{r: bytes.NewReader(in), n: 5000}
+				if file {
+					r = &fileAt{chunkReader: r.(*chunkReader), data: in}
+				}
+				l := NewLines(context.Background(), r, 0, 0)
+				calls, skipped := 0, 0
+				l.SkipLong(len(needle)-1, func(b []byte) bool { calls++; return bytes.Contains(b, needle) }, func(n int) { skipped += n })
+				var got []string
+				for l.Scan() {
+					got = append(got, fmt.Sprintf("%d@%d:%d", l.Number(), l.Start(), len(l.Bytes())))
+				}
+				want := []string{"1@0:5", fmt.Sprintf("2@6:%d", 2*piece+100), fmt.Sprintf("3@%d:4", 6+2*piece+100+len(end))}
+				wantSkipped := 0
+				if file && at < 0 {
+					want, wantSkipped = []string{want[0], want[2]}, 2*piece+100
+				}
+				if skipped != wantSkipped {
+					t.Errorf("%s, file %v: skipped told %d bytes, want %d", name, file, skipped, wantSkipped)
+				}
+				if strings.Join(got, " ") != strings.Join(want, " ") || l.Err() != nil {
+					t.Errorf("%s, file %v: lines %v, want %v (err %v)", name, file, got, want, l.Err())
+				}
+				if file && calls == 0 {
+					t.Errorf("%s: may never asked", name)
+				}
+				l.Close()
+			}
+		}
 	}
 }
 
