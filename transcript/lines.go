@@ -28,23 +28,23 @@ import (
 // (blank lines are committed by Scan), which is where an incremental reader
 // resumes.
 type Lines struct {
-	ctx    context.Context
-	pooled *pooledBuffers
-	r      *bufio.Reader
-	at     io.ReaderAt // the stream as a file, when it is one read from offset on (see long)
+	ctx     context.Context
+	pooled  *pooledBuffers
+	r       *bufio.Reader
+	at      io.ReaderAt         // the stream as a file, when it is one read from offset on (see long)
 	may     func(b []byte) bool // with span and seam: which long lines to read (see SkipLong)
 	skipped func(n int)
 	span    int
 	seam    []byte
-	raw    []byte
-	line   []byte
-	buf    []byte
-	offset int64 // bytes read through the end of the current line
-	start  int64 // offset of the current line's first byte
-	number int   // physical number of the current line
-	torn   bool
-	err    error
-	done   bool
+	raw     []byte
+	line    []byte
+	buf     []byte
+	offset  int64 // bytes read through the end of the current line
+	start   int64 // offset of the current line's first byte
+	number  int   // physical number of the current line
+	torn    bool
+	err     error
+	done    bool
 
 	consumed      int64
 	consumedLines int
@@ -220,6 +220,9 @@ func (l *Lines) long(frag []byte) ([]byte, int, error) {
 		n += len(frag)
 		want = want || l.wanted(frag)
 		blank = blank && len(bytes.TrimSpace(frag)) == 0
+	}
+	if err != nil && err != io.EOF {
+		return nil, n, err // the stream failed: there is no line to read again
 	}
 	if !want {
 		if !blank && l.skipped != nil {

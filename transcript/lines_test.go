@@ -3,11 +3,13 @@ package transcript
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unsafe"
 )
 
@@ -219,6 +221,24 @@ func TestSkipLong(t *testing.T) {
 				l.Close()
 			}
 		}
+	}
+}
+
+// TestLinesReadFailsInLongLine: a read that fails inside a long line from a
+// file is the scan's error, not a change of the file, though the file is
+// shorter by then.
+func TestLinesReadFailsInLongLine(t *testing.T) {
+	boom := errors.New("boom")
+	in := append([]byte("short\n"), bytes.Repeat([]byte{'y'}, 300<<10)...)
+	r := &fileAt{chunkReader: &chunkReader{r: io.MultiReader(bytes.NewReader(in), iotest.ErrReader(boom)), n: 1 << 20}, data: in, at: in[:len(in)-5]}
+	l := NewLines(context.Background(), r, 0, 0)
+	defer l.Close()
+	n := 0
+	for l.Scan() {
+		n++
+	}
+	if n != 1 || l.Err() != boom {
+		t.Errorf("%d lines, err %v; want the short line, then boom", n, l.Err())
 	}
 }
 
