@@ -441,15 +441,16 @@ func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, 
 	}
 	defer fh.Close()
 	defer er.Close()
+	ls := &lineSearcher{q: q, m: m, scanned: scanned, hits: hits}
+	spills := ls.spillsIn(f)
 	if m.needle != nil {
 		// A long line neither the needle nor the spill marker can be in (the
 		// pre-check on its pieces) is passed over without being held.
 		span := max(len(m.needle), len(persistedMarker), len("\u212a")) - 1
 		er.Lines().SkipLong(span, func(b []byte) bool {
-			return m.lineMayMatch(b) || containsFoldASCII(b, persistedMarker, markerPair)
+			return m.lineMayMatch(b) || spills && containsFoldASCII(b, persistedMarker, markerPair)
 		}, func(n int) { scanned.Add(int64(n) + 1) })
 	}
-	ls := &lineSearcher{q: q, m: m, scanned: scanned, hits: hits}
 	for er.Scan() {
 		scanned.Add(int64(len(er.Lines().Bytes())) + 1)
 		ls.line(f, s, er)
@@ -467,13 +468,29 @@ type lineSearcher struct {
 
 	relOf *FileSummary // the file rel is the path of, relative to its root
 	rel   string
+
+	spillsOf *FileSummary // the file spills is said of
+	spills   bool
+}
+
+// spillsIn reports whether f's session has a folder of spilled outputs. A
+// line's spill marker matters only when the spill can be read: the
+// marker's text is the output's preview, and a preview the needle is not in
+// has no hit without its spill. Most sessions have no such folder, so one
+// stat per file spares the marker's check of each of its lines.
+func (ls *lineSearcher) spillsIn(f *FileSummary) bool {
+	if ls.spillsOf != f {
+		dir := f.agent.SpillDir(&f.File)
+		ls.spillsOf, ls.spills = f, dir != "" && transcript.Stat(dir).Dir
+	}
+	return ls.spills
 }
 
 // line searches the current line of er, a reader of f: the raw bytes are
 // checked first, and only a line that may match is decoded.
 func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryReader) {
 	q, m := ls.q, ls.m
-	if line := er.Lines().Bytes(); !m.lineMayMatch(line) && !containsFoldASCII(line, persistedMarker, markerPair) {
+	if line := er.Lines().Bytes(); !m.lineMayMatch(line) && !(ls.spillsIn(f) && containsFoldASCII(line, persistedMarker, markerPair)) {
 		return
 	}
 	// The texts are read here once (a hit's snippet is a copy), so they may
