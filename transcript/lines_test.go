@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -403,4 +404,53 @@ func TestAppendDoubling(t *testing.T) {
 	if line := 8 * len(piece); allocated > 4*line {
 		t.Errorf("a %d-byte line allocated %d bytes of buffers", line, allocated)
 	}
+}
+
+// FuzzSkipLong compares a scan that skips long lines without "NEEDLE" with
+// one that reads every line: it yields the same lines but those, each with
+// its number and offset, and tells the skipped lines' lengths. The input
+// gets a long line with the needle at a fuzzed place, or none, and is read
+// from a file in fuzzed chunks.
+func FuzzSkipLong(f *testing.F) {
+	f.Add([]byte("a\nb\n"), uint32(0), uint16(100), false)
+	f.Add([]byte("x\r\n\r\ny"), uint32(256<<10-3), uint16(4093), true)
+	f.Add([]byte("torn"), uint32(1<<30), uint16(1), true)
+	f.Fuzz(func(t *testing.T, data []byte, at uint32, chunk uint16, crlf bool) {
+		needle := []byte("NEEDLE")
+		long := bytes.Repeat([]byte{'z'}, 600<<10)
+		if p := int(at); p <= len(long)-len(needle) {
+			copy(long[p:], needle)
+		}
+		end := "\n"
+		if crlf {
+			end = "\r\n"
+		}
+		cut := len(data) / 2
+		in := append(append(append(append([]byte(nil), data[:cut]...), '\n'), long...), end...)
+		in = append(append(in, data[cut:]...), append([]byte("\n"), long[:300<<10]...)...)
+		read := func(skip bool) (lines []string, skipped int) {
+			r := &fileAt{chunkReader: &chunkReader{r: bytes.NewReader(in), n: int(chunk) + 1}, data: in}
+			l := NewLines(context.Background(), r, 0, 0)
+			defer l.Close()
+			if skip {
+				l.SkipLong(len(needle)-1, func(b []byte) bool { return bytes.Contains(b, needle) }, func(n int) { skipped += n })
+			}
+			for l.Scan() {
+				if !skip && len(l.Raw()) > 256<<10 && !bytes.Contains(l.Raw(), needle) {
+					skipped += len(l.Bytes())
+					continue
+				}
+				lines = append(lines, fmt.Sprintf("%d@%d:%x", l.Number(), l.Start(), sha256.Sum256(l.Bytes())))
+			}
+			if l.Err() != nil {
+				t.Fatalf("skip %v: %v", skip, l.Err())
+			}
+			return lines, skipped
+		}
+		want, wantSkipped := read(false)
+		got, gotSkipped := read(true)
+		if strings.Join(got, " ") != strings.Join(want, " ") || gotSkipped != wantSkipped {
+			t.Fatalf("skipping: %d lines, %d bytes told; reading all: %d lines, %d bytes of long lines without the needle", len(got), gotSkipped, len(want), wantSkipped)
+		}
+	})
 }
