@@ -31,7 +31,9 @@ type Lines struct {
 	ctx     context.Context
 	pooled  *pooledBuffers
 	r       *bufio.Reader
-	at      io.ReaderAt         // the stream as a file, when it is one read from offset on (see long)
+	src     io.Reader   // the stream bufio reads
+	at      io.ReaderAt // src as a file read from offset on, once a long line asked (see long)
+	atKnown bool
 	may     func(b []byte) bool // with span and seam: which long lines to read (see SkipLong)
 	skipped func(n int)
 	span    int
@@ -69,23 +71,35 @@ const MarkLen = 128
 func NewLines(ctx context.Context, r io.Reader, offset int64, lines int) *Lines {
 	pb := readerPool.Get().(*pooledBuffers)
 	pb.br.Reset(r)
-	return &Lines{ctx: ctx, r: pb.br, at: readerAt(r, offset), buf: pb.long[:0], pooled: pb, offset: offset, number: lines,
+	return &Lines{ctx: ctx, r: pb.br, src: r, buf: pb.long[:0], pooled: pb, offset: offset, number: lines,
 		consumed: offset, consumedLines: lines, fromStart: offset == 0}
 }
 
-// readerAt is r as an io.ReaderAt when it is one (a file) whose reads start
-// at offset, the position Lines counts from; nil otherwise (a decompressed
-// or limited stream).
-func readerAt(r io.Reader, offset int64) io.ReaderAt {
+// readerAt is r as an io.ReaderAt when it is one (a file) that has been
+// read up to pos, by Lines' count; nil otherwise (a decompressed or limited
+// stream, or a file read from another place than the offset Lines was
+// given).
+func readerAt(r io.Reader, pos int64) io.ReaderAt {
 	ra, ok := r.(io.ReaderAt)
 	s, seeks := r.(io.Seeker)
 	if !ok || !seeks {
 		return nil
 	}
-	if pos, err := s.Seek(0, io.SeekCurrent); err != nil || pos != offset {
+	if at, err := s.Seek(0, io.SeekCurrent); err != nil || at != pos {
 		return nil
 	}
 	return ra
+}
+
+// fileAt is the stream as a file to read a long line again from, or nil.
+// It is asked at the first long line (few files have one: a seek for each
+// file was a system call more per file), whose first piece frag is the
+// whole read buffer, so the file has been read to just past it.
+func (l *Lines) fileAt(frag []byte) io.ReaderAt {
+	if !l.atKnown {
+		l.at, l.atKnown = readerAt(l.src, l.start+int64(len(frag))), true
+	}
+	return l.at
 }
 
 // Close returns the buffers to the pool; the scanner is unusable after.
@@ -204,7 +218,7 @@ func (l *Lines) wanted(frag []byte) bool {
 // with errChanged.
 func (l *Lines) long(frag []byte) ([]byte, int, error) {
 	err := bufio.ErrBufferFull
-	if l.at == nil {
+	if l.fileAt(frag) == nil {
 		l.buf = appendDoubling(l.buf[:0], frag)
 		for err == bufio.ErrBufferFull {
 			frag, err = l.r.ReadSlice('\n')

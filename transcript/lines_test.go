@@ -29,20 +29,28 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 }
 
 // fileAt is a chunkReader over data that is also what a file read from
-// base on is to Lines: a Seeker at base and a ReaderAt of the file's bytes
-// (data from base on), and of other bytes when at is set.
+// base on is to Lines: a Seeker that tells base plus the bytes read, and a
+// ReaderAt of the file's bytes (data from base on), and of other bytes when
+// at is set.
 type fileAt struct {
 	*chunkReader
 	data []byte
 	base int64
+	read int64
 	at   []byte
+}
+
+func (f *fileAt) Read(p []byte) (int, error) {
+	n, err := f.chunkReader.Read(p)
+	f.read += int64(n)
+	return n, err
 }
 
 func (f *fileAt) Seek(offset int64, whence int) (int64, error) {
 	if offset != 0 || whence != io.SeekCurrent {
 		return 0, io.ErrUnexpectedEOF // Lines only asks where it is
 	}
-	return f.base, nil
+	return f.base + f.read, nil
 }
 
 func (f *fileAt) ReadAt(p []byte, off int64) (int, error) {
@@ -123,6 +131,25 @@ func TestLinesLongLines(t *testing.T) {
 			readLongLines(t, l, want, file)
 		}
 	}
+	// A real file, read from an offset: it is read again at offsets.
+	path := t.TempDir() + "/long.jsonl"
+	if err := os.WriteFile(path, append([]byte("head\n"), in.Bytes()...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(5, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	l := NewLines(context.Background(), f, 5, 1)
+	l.buf = nil
+	readLongLines(t, l, want, true)
+	if l.at == nil {
+		t.Errorf("a file's long lines were not read again at offsets")
+	}
 }
 
 // readLongLines reads the lines of TestLinesLongLines with l. From a file
@@ -130,7 +157,6 @@ func TestLinesLongLines(t *testing.T) {
 // earlier one.
 func readLongLines(t *testing.T, l *Lines, want []string, file bool) {
 	t.Helper()
-	defer l.Close()
 	i, longest := 0, 0
 	for l.Scan() {
 		if i >= len(want) || string(l.Bytes()) != want[i] {
@@ -150,6 +176,7 @@ func readLongLines(t *testing.T, l *Lines, want []string, file bool) {
 	if i != len(want) || l.Err() != nil {
 		t.Fatalf("file %v: %d lines, err %v", file, i, l.Err())
 	}
+	l.Close()
 }
 
 // TestLinesFileChangedUnderLongLine: a long line read again from its file
@@ -266,6 +293,24 @@ func TestReaderAt(t *testing.T) {
 	}
 	if readerAt(io.LimitReader(f, 5), 4) != nil || readerAt(&chunkReader{r: f, n: 1}, 4) != nil {
 		t.Errorf("a stream that is not the file itself is read again")
+	}
+}
+
+// TestLongLineOfAFileReadElsewhere: a file that Lines was given another
+// offset than the one it is read from is not read again at offsets; its
+// long lines are still whole.
+func TestLongLineOfAFileReadElsewhere(t *testing.T) {
+	long := bytes.Repeat([]byte{'w'}, 300<<10)
+	in := append(append([]byte("short\n"), long...), '\n')
+	r := &fileAt{chunkReader: &chunkReader{r: bytes.NewReader(in), n: 1 << 20}, data: in, base: 100, at: []byte("not these bytes")}
+	l := NewLines(context.Background(), r, 7, 0) // the file is read from 100
+	defer l.Close()
+	var got []int
+	for l.Scan() {
+		got = append(got, len(l.Bytes()))
+	}
+	if len(got) != 2 || got[0] != 5 || got[1] != len(long) || l.Err() != nil || l.at != nil {
+		t.Errorf("lines %v, err %v, read again at offsets %v; want [5 %d], none, false", got, l.Err(), l.at != nil, len(long))
 	}
 }
 
