@@ -175,3 +175,66 @@ func TestStoreGrowingRollout(t *testing.T) {
 		}
 	}
 }
+
+// A long line of a plain rollout (read again from its file at its length)
+// and of a compressed one (grown as it is read) yields what the line did
+// before it was long: a tool output padded past the read buffer changes no
+// entry.
+func TestLongLineOfARollout(t *testing.T) {
+	src, _ := filepath.Glob(filepath.Join(corpusBase, "*", "sessions", "*", "*", "*", "*019f4efb-ae76*.jsonl"))
+	if len(src) != 1 {
+		t.Skip("public Codex corpus not found")
+	}
+	data, _ := os.ReadFile(src[0])
+	want, _ := readEntries(t, src[0], 0, 0)
+	marker := []byte(`"text":"Script completed`)
+	at := bytes.Index(data, marker)
+	if at < 0 {
+		t.Fatal("no tool output to pad")
+	}
+	at += len(`"text":"`)
+	padded := append(append(append([]byte(nil), data[:at]...), bytes.Repeat([]byte("y"), 600<<10)...), data[at:]...)
+	dir := t.TempDir()
+	for name, b := range map[string][]byte{"plain.jsonl": padded, "packed.jsonl.zst": nil} {
+		if b == nil {
+			enc, _ := zstd.NewWriter(nil)
+			b = enc.EncodeAll(padded, nil)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, consumed := readEntries(t, path, 0, 0)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: %d entries, first %q; want %d", name, len(got), first(got), len(want))
+		}
+		if name == "plain.jsonl" && consumed != int64(len(padded)) {
+			t.Errorf("%s: consumed %d of %d bytes", name, consumed, len(padded))
+		}
+	}
+	// The plain one is read again from its file, at offsets.
+	f, err := os.Open(filepath.Join(dir, "plain.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	spy := &readsAt{File: f}
+	er := Agent{}.NewReader(context.Background(), spy, 0, 0)
+	for er.Scan() {
+	}
+	er.Close()
+	if spy.n != 1 {
+		t.Errorf("the plain rollout's long line was read again %d times at offsets, want 1", spy.n)
+	}
+}
+
+// readsAt is a file that counts its ReadAt calls.
+type readsAt struct {
+	*os.File
+	n int
+}
+
+func (r *readsAt) ReadAt(p []byte, off int64) (int, error) {
+	r.n++
+	return r.File.ReadAt(p, off)
+}

@@ -132,6 +132,19 @@ func isUUID(s string) bool {
 // zstdMagic opens every zstd frame.
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
+// seekerAt is a file: what a plain rollout is read through, so that
+// transcript.Lines can read a long line again at its length.
+type seekerAt interface {
+	io.ReadSeeker
+	io.ReaderAt
+}
+
+// plainFile is a plain rollout read from its file itself, sniffed and
+// sought back to where it was; closing it is the caller's, as for r.
+type plainFile struct{ seekerAt }
+
+func (plainFile) Close() error { return nil }
+
 // decompressed returns r as rollout lines: a zstd stream (a .jsonl.zst,
 // known by its magic number) is decompressed, anything else is read as it
 // is. The caller closes the result, and r itself.
@@ -141,6 +154,11 @@ func decompressed(r io.Reader) (io.ReadCloser, error) {
 	head = head[:n]
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return nil, err
+	}
+	if f, ok := r.(seekerAt); ok && !bytes.Equal(head, zstdMagic) {
+		if _, err := f.Seek(-int64(n), io.SeekCurrent); err == nil {
+			return plainFile{f}, nil
+		}
 	}
 	r = io.MultiReader(bytes.NewReader(head), r)
 	if !bytes.Equal(head, zstdMagic) {
