@@ -442,14 +442,11 @@ func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, 
 	defer fh.Close()
 	defer er.Close()
 	ls := &lineSearcher{q: q, m: m, scanned: scanned, hits: hits}
-	spills := ls.spillsIn(f)
 	if m.needle != nil {
-		// A long line neither the needle nor the spill marker can be in (the
-		// pre-check on its pieces) is passed over without being held.
+		// A long line the pre-check rejects, on its pieces, is passed over
+		// without being held.
 		span := max(len(m.needle), len(persistedMarker), len("\u212a")) - 1
-		er.Lines().SkipLong(span, func(b []byte) bool {
-			return m.lineMayMatch(b) || spills && containsFoldASCII(b, persistedMarker, markerPair)
-		}, func(n int) { scanned.Add(int64(n) + 1) })
+		er.Lines().SkipLong(span, func(b []byte) bool { return ls.mayHit(f, b) }, func(n int) { scanned.Add(int64(n) + 1) })
 	}
 	for er.Scan() {
 		scanned.Add(int64(len(er.Lines().Bytes())) + 1)
@@ -473,6 +470,13 @@ type lineSearcher struct {
 	spills   bool
 }
 
+// mayHit is the pre-check of raw bytes of f (a line, or a piece of one):
+// false when no hit can come from them, neither in them nor in a spill
+// their marker names.
+func (ls *lineSearcher) mayHit(f *FileSummary, b []byte) bool {
+	return ls.m.lineMayMatch(b) || ls.spillsIn(f) && containsFoldASCII(b, persistedMarker, markerPair)
+}
+
 // spillsIn reports whether f's session has a folder of spilled outputs. A
 // line's spill marker matters only when the spill can be read: the
 // marker's text is the output's preview, and a preview the needle is not in
@@ -490,7 +494,7 @@ func (ls *lineSearcher) spillsIn(f *FileSummary) bool {
 // checked first, and only a line that may match is decoded.
 func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryReader) {
 	q, m := ls.q, ls.m
-	if line := er.Lines().Bytes(); !m.lineMayMatch(line) && !(ls.spillsIn(f) && containsFoldASCII(line, persistedMarker, markerPair)) {
+	if !ls.mayHit(f, er.Lines().Bytes()) {
 		return
 	}
 	// The texts are read here once (a hit's snippet is a copy), so they may
