@@ -12,6 +12,10 @@ import (
 	"unsafe"
 )
 
+// setModel names the response's model (the builds number it as they claim
+// messages; tests set it directly).
+func (r *Response) setModel(name string) { r.model = nameID(name) }
+
 // TestResponseUsageRoundTrip: a usage reads back as it was set, whether its
 // counts fit the int32s or go to the session's wide list.
 func TestResponseUsageRoundTrip(t *testing.T) {

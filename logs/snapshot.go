@@ -406,8 +406,6 @@ func (r *Response) Price() (usd float64, priced bool) {
 // Model is the name of the response's model.
 func (r *Response) Model() string { return nameOf(r.model) }
 
-func (r *Response) setModel(name string) { r.model = nameID(name) }
-
 // sameUsage reports whether r and o have the same usage, comparing the
 // packed counts (a Usage compare went through memequal, a third of what an
 // extension spent comparing a session's 8,000 responses).

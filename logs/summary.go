@@ -549,12 +549,10 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, tail
 		f.marks.head, f.marks.headLen = markHash(head), uint16(len(head))
 	}
 	f.marks.tail, f.marks.tailLen = markHash(end), uint16(len(end))
-	if !f.hot { // a hot file's lists grow on: cooled clips them
+	if !f.hot { // a read from the file's start, once per file: its lists are kept dense
 		f.Calls = f.keptCalls()
-	}
-	if !f.hot { // a read from the file's start: once per file
 		f.tools = toolSlab.copyOf(f.tools)
-	} else { // a hot file's next read appends to it
+	} else { // a hot file's next read appends to them; cooling clips its calls
 		f.tools = clipSlice(f.tools)
 	}
 	if f.lateLeaf {
