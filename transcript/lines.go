@@ -228,12 +228,12 @@ func (l *Lines) long(frag []byte) ([]byte, int, error) {
 	}
 	l.seam = l.seam[:0]
 	n, want := len(frag), l.may == nil || l.wanted(frag)
-	blank := len(bytes.TrimSpace(frag)) == 0
+	blank := !want && len(bytes.TrimSpace(frag)) == 0 // only a skipped line's is asked
 	for err == bufio.ErrBufferFull {
 		frag, err = l.r.ReadSlice('\n')
 		n += len(frag)
 		want = want || l.wanted(frag)
-		blank = blank && len(bytes.TrimSpace(frag)) == 0
+		blank = blank && !want && len(bytes.TrimSpace(frag)) == 0
 	}
 	if err != nil && err != io.EOF {
 		return nil, n, err // the stream failed: there is no line to read again

@@ -270,6 +270,23 @@ func TestLinesReadFailsInLongLine(t *testing.T) {
 	}
 }
 
+// TestSkipLongBlank: a long line of white space alone is blank to a
+// skipping scan as to any other: not yielded, and not told as skipped.
+func TestSkipLongBlank(t *testing.T) {
+	in := append(append([]byte("a\n"), bytes.Repeat([]byte(" \t"), 200<<10)...), "\nb\n"...)
+	l := NewLines(context.Background(), &fileAt{chunkReader: &chunkReader{r: bytes.NewReader(in), n: 1 << 20}, data: in}, 0, 0)
+	defer l.Close()
+	skipped := 0
+	l.SkipLong(2, func([]byte) bool { return false }, func(n int) { skipped += n })
+	var got []string
+	for l.Scan() {
+		got = append(got, string(l.Bytes()))
+	}
+	if strings.Join(got, ",") != "a,b" || skipped != 0 {
+		t.Errorf("lines %q, skipped told %d bytes; want [a b] and 0", got, skipped)
+	}
+}
+
 // TestReaderAt: only a file whose reads start where Lines counts from is
 // read again at offsets.
 func TestReaderAt(t *testing.T) {
