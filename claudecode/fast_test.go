@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/agent-activity/agent-activity/transcript"
 )
@@ -230,5 +231,61 @@ func TestRecycledReaderReadsAlike(t *testing.T) {
 		if again := render(b, NewReader(context.Background(), bytes.NewReader(b), 0, 0)); again != fresh {
 			t.Fatalf("%s: a recycled reader read\n%s\na new one\n%s", filepath.Base(p), again, fresh)
 		}
+	}
+}
+
+// TestPromptTextBorrowed: a prompt with escapes, read by the fast path, is
+// unquoted onto the line decoder's buffer, not into a string of its own; it
+// stays whole while the same line's other texts are borrowed (WantText with
+// WantBorrowed), and is the text sonic reads.
+func TestPromptTextBorrowed(t *testing.T) {
+	prompt := func(text string) string {
+		return `{"type":"user","uuid":"u","sessionId":"s","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":[{"type":"text","text":"` + text + `"}]}}`
+	}
+	lines := []string{
+		prompt(`fix the \"parser\"\nplease`),
+		prompt(`<command-name>/clear</command-name>`),
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":true,"content":"boom\nfailed"}]}}`,
+		`{"type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"done \"ok\""}]}}`,
+		prompt(`  \u00a0second caf\u00e9 prompt\t`),
+	}
+	want := []struct {
+		has    bool
+		prompt string
+	}{{true, "fix the \"parser\"\nplease"}, {false, ""}, {false, ""}, {false, ""}, {true, "second café prompt"}}
+	for _, useFast := range []bool{true, false} {
+		r := NewReader(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), 0, 0)
+		if !useFast {
+			r.fast = nil
+		}
+		for i := 0; r.Scan(); i++ {
+			e, ok := r.Entry(0)
+			if !ok {
+				t.Fatalf("line %d does not decode", i+1)
+			}
+			if useFast && r.lineDecoder() == nil {
+				t.Fatalf("line %d: the fast path declined it", i+1)
+			}
+			got := strings.Clone(e.Prompt)
+			if e, _ = r.Entry(transcript.WantText | transcript.WantBorrowed); e.HasPrompt != want[i].has || e.Prompt != want[i].prompt || e.Prompt != got {
+				t.Errorf("fast %v, line %d: prompt %v %q (%q before the line's other texts), want %v %q", useFast, i+1, e.HasPrompt, e.Prompt, got, want[i].has, want[i].prompt)
+			}
+		}
+		if useFast && len(r.fast.textBuf) > len("  \u00a0second café prompt\t") {
+			t.Errorf("the line decoder's buffer holds %d bytes after the last line: not one line's texts", len(r.fast.textBuf))
+		}
+		r.Close()
+	}
+	// Through the fast path the prompt is the line decoder's buffer, not
+	// a string sonic made for it.
+	r := NewReader(context.Background(), strings.NewReader(lines[0]+"\n"), 0, 0)
+	defer r.Close()
+	if !r.Scan() {
+		t.Fatal("no line")
+	}
+	e, _ := r.Entry(0)
+	buf := r.fast.textBuf
+	if p := uintptr(unsafe.Pointer(unsafe.StringData(e.Prompt))); len(buf) == 0 || p < uintptr(unsafe.Pointer(&buf[0])) || p >= uintptr(unsafe.Pointer(&buf[0]))+uintptr(len(buf)) {
+		t.Errorf("the prompt %q is not in the line decoder's buffer (%d bytes)", e.Prompt, len(buf))
 	}
 }

@@ -79,6 +79,9 @@ func (r *Reader) Close() {
 	if cap(r.sub.textBuf) > maxBorrowBuf {
 		r.sub.textBuf = nil // one huge output does not stay with the pool
 	}
+	if cap(r.fast.textBuf) > maxBorrowBuf {
+		r.fast.textBuf = nil // nor one huge prompt
+	}
 	// Keep the decoders and the lists' memory; forget everything else.
 	*r = Reader{fast: r.fast, sub: r.sub, slowBlocks: r.slowBlocks[:0], calls: r.calls[:0], results: r.results[:0]}
 	readers.Put(r)
@@ -155,6 +158,9 @@ func (r *Reader) resultText(raw []byte) string {
 func (r *Reader) fill() {
 	l := r.line
 	e := &r.entry
+	if r.fast != nil {
+		r.fast.textBuf = r.fast.textBuf[:0] // the last line's texts are done with
+	}
 	clear(r.calls)
 	clear(r.results)
 	*e = transcript.Entry{Line: r.lines.Number(), Type: l.Type, UUID: l.UUID, SessionID: l.SessionID,
@@ -244,9 +250,19 @@ func (r *Reader) fillUser() {
 		}
 		e.Results = append(e.Results, res)
 	}
-	if text, ok := promptText(l, r.blocks); ok {
+	if text, ok := promptText(l, r.blocks, r.lineDecoder()); ok {
 		e.Prompt, e.HasPrompt = text, true
 	}
+}
+
+// lineDecoder is the fast decoder when it read the current line, whose
+// buffer the line's quoted user texts are unquoted onto (valid until the
+// next line, as every string of an entry is); nil when sonic read it.
+func (r *Reader) lineDecoder() *fastDecoder {
+	if r.fast != nil && r.line == &r.fast.line {
+		return r.fast
+	}
+	return nil
 }
 
 // fillMore adds the optional parts of the entry.
@@ -284,7 +300,7 @@ func (r *Reader) fillMore(want transcript.Want) {
 			}
 			e.Text = strings.Join(parts, "\n")
 		case transcript.RoleUser:
-			e.UserText = userText(r.blocks)
+			e.UserText = userText(r.blocks, r.lineDecoder())
 			if want&transcript.WantText == 0 {
 				break // the prose alone: no tool result's text
 			}

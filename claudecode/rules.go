@@ -29,12 +29,15 @@ var nonPromptPrefixes = []string{
 	"<bash-stderr>", "<user-memory-input>", "<tool_use_error>",
 }
 
-// userText joins the text blocks of a user line.
-func userText(blocks []rawBlock) string {
+// userText joins the text blocks of a user line. With d (the fast decoder
+// that read the line), a text still quoted is unquoted onto d's buffer,
+// where it lives as long as the line (see Reader.fill), instead of into a
+// string of its own.
+func userText(blocks []rawBlock, d *fastDecoder) string {
 	var parts []string
 	for i := range blocks {
 		if b := &blocks[i]; b.Type == "text" {
-			if t := strings.TrimSpace(b.text()); t != "" {
+			if t := strings.TrimSpace(blockText(b, d)); t != "" {
 				parts = append(parts, t)
 			}
 		}
@@ -45,10 +48,18 @@ func userText(blocks []rawBlock) string {
 	return strings.Join(parts, "\n")
 }
 
+// blockText is b's text: unquoted onto d's buffer when d is set.
+func blockText(b *rawBlock, d *fastDecoder) string {
+	if d != nil {
+		return d.borrowText(b)
+	}
+	return b.text()
+}
+
 // promptText returns the human text of a user line when it is a real prompt:
 // not meta, not a compaction summary, no tool result, and not one of the
-// wrappers Claude Code writes on the user's side.
-func promptText(l *rawLine, blocks []rawBlock) (string, bool) {
+// wrappers Claude Code writes on the user's side. d is userText's.
+func promptText(l *rawLine, blocks []rawBlock, d *fastDecoder) (string, bool) {
 	if l.IsMeta || l.IsCompactSummary {
 		return "", false
 	}
@@ -57,7 +68,7 @@ func promptText(l *rawLine, blocks []rawBlock) (string, bool) {
 			return "", false
 		}
 	}
-	text := userText(blocks)
+	text := userText(blocks, d)
 	if text == "" {
 		return "", false
 	}
