@@ -289,3 +289,32 @@ func TestPromptTextBorrowed(t *testing.T) {
 		t.Errorf("the prompt %q is not in the line decoder's buffer (%d bytes)", e.Prompt, len(buf))
 	}
 }
+
+// TestErrorTextBorrowed: the text of a failed tool result, which every pass
+// reads to classify the failure, is unquoted onto the sub-decoder's buffer
+// and stays whole while a pass borrows the line's other result texts after
+// it (WantText with WantBorrowed).
+func TestErrorTextBorrowed(t *testing.T) {
+	line := `{"type":"user","message":{"role":"user","content":[` +
+		`{"type":"tool_result","tool_use_id":"a","is_error":true,"content":"exit 1\n\"boom\" failed"},` +
+		`{"type":"tool_result","tool_use_id":"b","content":"ok\n\"fine\" and more text"}]}}`
+	r := NewReader(context.Background(), strings.NewReader(line+"\n"), 0, 0)
+	defer r.Close()
+	if !r.Scan() {
+		t.Fatal("no line")
+	}
+	e, ok := r.Entry(0)
+	if !ok || r.lineDecoder() == nil || len(e.Results) != 2 {
+		t.Fatalf("the fast path did not read the line: %v %v", ok, e)
+	}
+	const failed = "exit 1\n\"boom\" failed"
+	buf := r.sub.textBuf
+	if p := uintptr(unsafe.Pointer(unsafe.StringData(e.Results[0].Text))); e.Results[0].Text != failed || len(buf) == 0 ||
+		p < uintptr(unsafe.Pointer(&buf[0])) || p >= uintptr(unsafe.Pointer(&buf[0]))+uintptr(len(buf)) {
+		t.Fatalf("the failed result's text %q is not %q in the sub-decoder's buffer", e.Results[0].Text, failed)
+	}
+	e, _ = r.Entry(transcript.WantText | transcript.WantBorrowed)
+	if e.Results[0].Text != failed || e.Results[1].Text != "ok\n\"fine\" and more text" {
+		t.Errorf("after the line's other texts were borrowed: %q, %q", e.Results[0].Text, e.Results[1].Text)
+	}
+}

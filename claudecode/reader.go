@@ -159,7 +159,8 @@ func (r *Reader) fill() {
 	l := r.line
 	e := &r.entry
 	if r.fast != nil {
-		r.fast.textBuf = r.fast.textBuf[:0] // the last line's texts are done with
+		// The last line's texts are done with.
+		r.fast.textBuf, r.sub.textBuf = r.fast.textBuf[:0], r.sub.textBuf[:0]
 	}
 	clear(r.calls)
 	clear(r.results)
@@ -245,7 +246,11 @@ func (r *Reader) fillUser() {
 		}
 		res := transcript.Result{ToolUseID: b.ToolUseID, State: transcript.ResultOK}
 		if b.IsError {
+			// Unquoted onto the decoder's buffer, as the line's borrowed
+			// texts are: it lives as long as the line.
+			r.sub.borrow = r.fast != nil
 			res.Text = r.resultText(b.Content)
+			r.sub.borrow = false
 			res.State = classifyError(res.Text)
 		}
 		e.Results = append(e.Results, res)
@@ -276,9 +281,6 @@ func (r *Reader) fillMore(want transcript.Want) {
 		return
 	}
 	borrow := r.fast != nil && want&transcript.WantText != 0 && want&transcript.WantBorrowed != 0
-	if borrow {
-		r.sub.textBuf = r.sub.textBuf[:0] // the last line's texts are done with
-	}
 	if want&(transcript.WantText|transcript.WantProse) != 0 {
 		switch e.Role {
 		case transcript.RoleAssistant:
