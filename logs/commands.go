@@ -3,6 +3,7 @@ package logs
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // This file decides what a shell command from a Bash tool call does, for the
@@ -289,9 +290,26 @@ type commandPart struct {
 // commandParts splits cmd into simple commands and classifies each. Parts
 // without words (a bare redirection, a lone assignment) are left out.
 func commandParts(cmd string) []commandPart {
-	p := &shParser{src: cmd}
-	return partsOf(p.script(false), 0)
+	return parseParts(cmd, 0)
 }
+
+// parseParts is the parts of a command line read at depth (a script a
+// shell runs is read one deeper), by a parser from the pool: a read
+// classifies every shell call, and a parser's commands were allocated
+// anew for each (15 MB of a fresh usage_report's 315 at 4 GB).
+func parseParts(src string, depth int) []commandPart {
+	p, _ := shParsers.Get().(*shParser)
+	if p == nil {
+		p = &shParser{}
+	}
+	p.src, p.pos, p.depth = src, 0, depth
+	parts := partsOf(p.script(false), depth)
+	p.reset()
+	shParsers.Put(p)
+	return parts
+}
+
+var shParsers sync.Pool // *shParser
 
 func partsOf(cmds []*shCommand, depth int) []commandPart {
 	parts := make([]commandPart, 0, len(cmds))
@@ -301,7 +319,7 @@ func partsOf(cmds []*shCommand, depth int) []commandPart {
 			continue
 		}
 		if script, ok := shellScript(argv); ok && depth < maxShellDepth {
-			inner := partsOf((&shParser{src: script, depth: depth + 1}).script(false), depth+1)
+			inner := parseParts(script, depth+1)
 			if len(inner) > 0 {
 				inner[0].op = c.op
 				parts = append(parts, inner...)
@@ -876,8 +894,20 @@ type shParser struct {
 	src     string
 	pos     int
 	depth   int
-	pending []shHeredoc // heredocs whose bodies start after the current line
-	free    []shCommand // commands allocated and not yet used (newCommand)
+	pending []shHeredoc   // heredocs whose bodies start after the current line
+	blocks  [][]shCommand // the commands newCommand hands out, a few to a block, kept for the next parse
+	used    int           // how many of them this parse has taken
+}
+
+// shBlock is how many commands a block holds, each with room for
+// shBlockWords words.
+const shBlock, shBlockWords = 4, 6
+
+// reset readies p for another parse; what the last one read is garbage
+// once its parts are made (they hold strings, not commands).
+func (p *shParser) reset() {
+	clear(p.pending)
+	p.src, p.pending, p.used = "", p.pending[:0], 0
 }
 
 // Reserved words are not programs: `if go test; then make; fi` runs go test
@@ -991,19 +1021,21 @@ func (p *shParser) script(sub bool) []*shCommand {
 }
 
 // newCommand returns an empty command, taken from a block allocated a few at
-// a time with room for a few words each.
+// a time with room for a few words each; the blocks stay with the parser,
+// for its next parse.
 func (p *shParser) newCommand() *shCommand {
-	if len(p.free) == 0 {
-		const n = 4
-		cmds := make([]shCommand, n)
-		words := make([]shWord, 0, n*6)
-		for i := range cmds {
-			cmds[i].words = words[i*6 : i*6 : i*6+6]
+	b, i := p.used/shBlock, p.used%shBlock
+	if b == len(p.blocks) {
+		cmds := make([]shCommand, shBlock)
+		words := make([]shWord, 0, shBlock*shBlockWords)
+		for k := range cmds {
+			cmds[k].words = words[k*shBlockWords : k*shBlockWords : (k+1)*shBlockWords]
 		}
-		p.free = cmds
+		p.blocks = append(p.blocks, cmds)
 	}
-	c := &p.free[0]
-	p.free = p.free[1:]
+	p.used++
+	c := &p.blocks[b][i]
+	*c = shCommand{words: c.words[:0]}
 	return c
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -577,6 +578,27 @@ func TestCommandsOnHandoffFixture(t *testing.T) {
 	for k, n := range want {
 		if got[k] != n {
 			t.Errorf("%s: %d commands, want %d", k, got[k], n)
+		}
+	}
+}
+
+// TestRecycledParserReadsAlike: a parser back from the pool, whose blocks
+// hold the commands, words, heredoc bodies and operators of earlier parses,
+// reads every command line as a new parser does.
+func TestRecycledParserReadsAlike(t *testing.T) {
+	dirty := "cat <<EOF | tee x && git commit -m \"$(cat <<'M'\nmsg\nM\n)\" ; a b c d e f g h i j k l m n o p\nbody\nEOF\n" +
+		"(cd x && make) || go test ./... & bash -c 'npm test; npx tsc' <<< input; cat <<OPEN"
+	var cmds []string
+	for _, c := range classifyCases {
+		cmds = append(cmds, c.cmd)
+	}
+	cmds = append(cmds, dirty, "git push", "", "x=1 y=2", "cat <<EOF\nx\nEOF", "git commit -F - \nOPEN\nbody\nOPEN\n")
+	for _, cmd := range cmds {
+		want := partsOf((&shParser{src: cmd}).script(false), 0)
+		parseParts(dirty, 0)        // leaves the pool's parser dirty
+		parseParts("cat <<OPEN", 0) // and a heredoc waiting for its body, in its first command
+		if got := parseParts(cmd, 0); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: a recycled parser read %+v, a new one %+v", cmd, got, want)
 		}
 	}
 }
