@@ -19,13 +19,14 @@ import (
 // one among the read's garbage (see slab). The chunks go on from read to
 // read; they are never cleared.
 type readScratch struct {
-	msgs    []Message
-	calls   []Call
-	msgIdx  map[uint64]int32
-	callIdx map[uint64]int32
-	paths   map[string]string
-	files   chunks[callFiles] // the records handed out, then room
-	text    chunks[byte]      // the strings summaries keep (keep)
+	msgs     []Message
+	calls    []Call
+	msgIdx   map[uint64]int32
+	callIdx  map[uint64]int32
+	lastByID map[uint64]int32
+	paths    map[string]string
+	files    chunks[callFiles] // the records handed out, then room
+	text     chunks[byte]      // the strings summaries keep (keep)
 }
 
 // keep is x copied into the scratch's chunk of kept strings (a long one
@@ -52,7 +53,7 @@ func takeScratch() *readScratch {
 	if s, _ := scratches.Get().(*readScratch); s != nil {
 		return s
 	}
-	return &readScratch{msgIdx: map[uint64]int32{}, callIdx: map[uint64]int32{}, paths: map[string]string{},
+	return &readScratch{msgIdx: map[uint64]int32{}, callIdx: map[uint64]int32{}, lastByID: map[uint64]int32{}, paths: map[string]string{},
 		files: chunks[callFiles]{size: 1024}, text: chunks[byte]{size: 32 << 10}} // 56 and 32 KB
 }
 
@@ -63,6 +64,7 @@ func (s *readScratch) give() {
 	s.calls = recycledList(s.calls, maxRecycledCall)
 	s.msgIdx = recycledMap(s.msgIdx)
 	s.callIdx = recycledMap(s.callIdx)
+	s.lastByID = recycledMap(s.lastByID)
 	s.paths = recycledMap(s.paths)
 	scratches.Put(s)
 }

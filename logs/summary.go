@@ -597,7 +597,8 @@ func (f *FileSummary) openIndexes() {
 		return
 	}
 	sc := takeScratch()
-	f.readState, f.sharedMsgs = &readState{msgs: f.messages.unpackInto(sc.msgs), msgIdx: sc.msgIdx, callIdx: sc.callIdx, paths: sc.paths, scratch: sc}, 0
+	f.readState, f.sharedMsgs = &readState{msgs: f.messages.unpackInto(sc.msgs), msgIdx: sc.msgIdx, callIdx: sc.callIdx,
+		lastByID: sc.lastByID, paths: sc.paths, scratch: sc}, 0
 	if len(f.Calls) == 0 {
 		f.Calls, f.callsInScratch = sc.calls, true
 	}
