@@ -900,12 +900,27 @@ type shParser struct {
 }
 
 // shBlock is how many commands a block holds, each with room for
-// shBlockWords words.
-const shBlock, shBlockWords = 4, 6
+// shBlockWords words; a pooled parser keeps at most shKeptBlocks blocks, and
+// no command's list of more than shKeptWords words: a command line of
+// thousands of commands or words leaves its lists to the collector.
+const shBlock, shBlockWords, shKeptBlocks, shKeptWords = 4, 6, 64, 64
 
 // reset readies p for another parse; what the last one read is garbage
-// once its parts are made (they hold strings, not commands).
+// once its parts are made (they hold strings, not commands), and its
+// commands' words are cleared so that the pool holds no text of it.
 func (p *shParser) reset() {
+	for k := range p.used {
+		c := &p.blocks[k/shBlock][k%shBlock]
+		if cap(c.words) > shKeptWords {
+			c.words = nil
+		} else {
+			clear(c.words[:cap(c.words)])
+		}
+		*c = shCommand{words: c.words[:0]}
+	}
+	if len(p.blocks) > shKeptBlocks {
+		p.blocks = p.blocks[:shKeptBlocks:shKeptBlocks]
+	}
 	clear(p.pending)
 	p.src, p.pending, p.used = "", p.pending[:0], 0
 }
@@ -1034,9 +1049,7 @@ func (p *shParser) newCommand() *shCommand {
 		p.blocks = append(p.blocks, cmds)
 	}
 	p.used++
-	c := &p.blocks[b][i]
-	*c = shCommand{words: c.words[:0]}
-	return c
+	return &p.blocks[b][i] // emptied by reset, or new
 }
 
 // heredocFor reports whether a pending heredoc belongs to c.

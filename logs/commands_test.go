@@ -602,3 +602,31 @@ func TestRecycledParserReadsAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestParserKeepsLittle: after a command line of thousands of commands, or
+// of one command of thousands of words, a parser readied for the pool keeps
+// at most shKeptBlocks blocks, no long word list, and no word of the text.
+func TestParserKeepsLittle(t *testing.T) {
+	for _, src := range []string{strings.Repeat("a b && ", 5000), "echo " + strings.Repeat("w ", 5000)} {
+		p := &shParser{src: src}
+		if n := len(partsOf(p.script(false), 0)); n == 0 {
+			t.Fatal("no parts")
+		}
+		p.reset()
+		if len(p.blocks) > shKeptBlocks {
+			t.Errorf("%d blocks kept, want at most %d", len(p.blocks), shKeptBlocks)
+		}
+		for _, b := range p.blocks {
+			for _, c := range b {
+				if cap(c.words) > shKeptWords || len(c.words) != 0 || c.op != "" {
+					t.Fatalf("a command kept %d words (room for %d), op %q", len(c.words), cap(c.words), c.op)
+				}
+				for _, w := range c.words[:cap(c.words)] {
+					if w.val != "" {
+						t.Fatalf("a pooled command still holds the word %q", w.val)
+					}
+				}
+			}
+		}
+	}
+}
