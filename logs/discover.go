@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/agent-activity/agent-activity/transcript"
@@ -71,6 +72,7 @@ func list(dirs *transcript.DirCache, cfg Config, out []discovered) ([]discovered
 			root := transcript.NewRoot(path, cfg.RootLabels[path])
 			infos = append(infos, RootInfo{Path: path, Agent: src.Agent.Name(), Machine: machineOf(root), Exists: root.Exists()})
 			files = src.Agent.Discover(root, dirs, files[:0])
+			out = slices.Grow(out, len(files)) // once per root, not doubling as it fills
 			for _, f := range files {
 				out = append(out, discovered{File: f, agent: src.Agent})
 			}
