@@ -42,7 +42,6 @@ type fastDecoder struct {
 	in       *rawToolInput
 	input    rawToolInput // what Reader.toolInput has this decoder fill
 
-	borrow  bool   // resultContent unquotes into textBuf (transcript.WantBorrowed)
 	textBuf []byte // the borrowed texts of the current line
 	meta    *rawAgentMeta
 }
@@ -636,8 +635,8 @@ func (d *fastDecoder) agentMetaField(key []byte, seen *uint64) bool {
 }
 
 // resultContent decodes a tool result's content (a string or a list of
-// blocks) into d.blocks; ok is false when sonic must decide. Like toolInput
-// it needs a decoder of its own.
+// blocks) into d.blocks, a string with escapes unquoted onto textBuf; ok is
+// false when sonic must decide. Like toolInput it needs a decoder of its own.
 func (d *fastDecoder) resultContent(raw []byte) bool {
 	d.b, d.i = raw, 0
 	clear(d.blocks)
@@ -645,19 +644,15 @@ func (d *fastDecoder) resultContent(raw []byte) bool {
 	d.ws()
 	switch d.peek() {
 	case '"':
-		var s string
-		if d.borrow {
-			q, esc, ok := d.quoted()
-			if !ok {
+		q, esc, ok := d.quoted()
+		if !ok {
+			return false
+		}
+		s := unsafe.String(unsafe.SliceData(q), len(q))
+		if esc {
+			if s, ok = d.borrowUnquote(q); !ok {
 				return false
 			}
-			if s = unsafe.String(unsafe.SliceData(q), len(q)); esc {
-				if s, ok = d.borrowUnquote(q); !ok {
-					return false
-				}
-			}
-		} else if !d.str(&s) {
-			return false
 		}
 		d.blocks = append(d.blocks, rawBlock{Type: "text", Text: s})
 	case '[':

@@ -235,9 +235,9 @@ func TestRecycledReaderReadsAlike(t *testing.T) {
 }
 
 // TestPromptTextBorrowed: a prompt with escapes, read by the fast path, is
-// unquoted onto the line decoder's buffer, not into a string of its own; it
-// stays whole while the same line's other texts are borrowed (WantText with
-// WantBorrowed), and is the text sonic reads.
+// unquoted onto the reader's buffer, not into a string of its own; it stays
+// whole while the same line's other texts are borrowed after it (WantText),
+// and is the text sonic reads.
 func TestPromptTextBorrowed(t *testing.T) {
 	prompt := func(text string) string {
 		return `{"type":"user","uuid":"u","sessionId":"s","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":[{"type":"text","text":"` + text + `"}]}}`
@@ -263,57 +263,60 @@ func TestPromptTextBorrowed(t *testing.T) {
 			if !ok {
 				t.Fatalf("line %d does not decode", i+1)
 			}
-			if useFast && r.lineDecoder() == nil {
+			if useFast && r.line != &r.fast.line {
 				t.Fatalf("line %d: the fast path declined it", i+1)
 			}
 			got := strings.Clone(e.Prompt)
-			if e, _ = r.Entry(transcript.WantText | transcript.WantBorrowed); e.HasPrompt != want[i].has || e.Prompt != want[i].prompt || e.Prompt != got {
+			if e, _ = r.Entry(transcript.WantText); e.HasPrompt != want[i].has || e.Prompt != want[i].prompt || e.Prompt != got {
 				t.Errorf("fast %v, line %d: prompt %v %q (%q before the line's other texts), want %v %q", useFast, i+1, e.HasPrompt, e.Prompt, got, want[i].has, want[i].prompt)
 			}
 		}
-		if useFast && len(r.fast.textBuf) > len("  \u00a0second café prompt\t") {
-			t.Errorf("the line decoder's buffer holds %d bytes after the last line: not one line's texts", len(r.fast.textBuf))
+		if useFast && len(r.sub.textBuf) > len("  \u00a0second café prompt\t") {
+			t.Errorf("the reader's buffer holds %d bytes after the last line: not one line's texts", len(r.sub.textBuf))
 		}
 		r.Close()
 	}
-	// Through the fast path the prompt is the line decoder's buffer, not
-	// a string sonic made for it.
+	// Through the fast path the prompt is in the reader's buffer, not a
+	// string sonic made for it.
 	r := NewReader(context.Background(), strings.NewReader(lines[0]+"\n"), 0, 0)
 	defer r.Close()
 	if !r.Scan() {
 		t.Fatal("no line")
 	}
 	e, _ := r.Entry(0)
-	buf := r.fast.textBuf
+	buf := r.sub.textBuf
 	if p := uintptr(unsafe.Pointer(unsafe.StringData(e.Prompt))); len(buf) == 0 || p < uintptr(unsafe.Pointer(&buf[0])) || p >= uintptr(unsafe.Pointer(&buf[0]))+uintptr(len(buf)) {
-		t.Errorf("the prompt %q is not in the line decoder's buffer (%d bytes)", e.Prompt, len(buf))
+		t.Errorf("the prompt %q is not in the reader's buffer (%d bytes)", e.Prompt, len(buf))
 	}
 }
 
 // TestErrorTextBorrowed: the text of a failed tool result, which every pass
-// reads to classify the failure, is unquoted onto the sub-decoder's buffer
-// and stays whole while a pass borrows the line's other result texts after
-// it (WantText with WantBorrowed).
+// reads to classify the failure, is unquoted onto the reader's buffer and
+// stays whole while a pass borrows the line's other result texts after it
+// (WantText).
 func TestErrorTextBorrowed(t *testing.T) {
 	line := `{"type":"user","message":{"role":"user","content":[` +
 		`{"type":"tool_result","tool_use_id":"a","is_error":true,"content":"exit 1\n\"boom\" failed"},` +
-		`{"type":"tool_result","tool_use_id":"b","content":"ok\n\"fine\" and more text"}]}}`
+		`{"type":"tool_result","tool_use_id":"b","content":"ok\n\"fine\" and more text"},` +
+		`{"type":"tool_result","tool_use_id":"c","is_error":true,"content":[{"type":"text","text":"list \"err\"\nx"}]}]}}`
 	r := NewReader(context.Background(), strings.NewReader(line+"\n"), 0, 0)
 	defer r.Close()
 	if !r.Scan() {
 		t.Fatal("no line")
 	}
 	e, ok := r.Entry(0)
-	if !ok || r.lineDecoder() == nil || len(e.Results) != 2 {
+	if !ok || r.line != &r.fast.line || len(e.Results) != 3 {
 		t.Fatalf("the fast path did not read the line: %v %v", ok, e)
 	}
 	const failed = "exit 1\n\"boom\" failed"
 	buf := r.sub.textBuf
-	if p := uintptr(unsafe.Pointer(unsafe.StringData(e.Results[0].Text))); e.Results[0].Text != failed || len(buf) == 0 ||
-		p < uintptr(unsafe.Pointer(&buf[0])) || p >= uintptr(unsafe.Pointer(&buf[0]))+uintptr(len(buf)) {
-		t.Fatalf("the failed result's text %q is not %q in the sub-decoder's buffer", e.Results[0].Text, failed)
+	for i, want := range map[int]string{0: failed, 2: "list \"err\"\nx"} { // a string content, and a list's text
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(e.Results[i].Text))); e.Results[i].Text != want || len(buf) == 0 ||
+			p < uintptr(unsafe.Pointer(&buf[0])) || p >= uintptr(unsafe.Pointer(&buf[0]))+uintptr(len(buf)) {
+			t.Fatalf("the failed result's text %q is not %q in the reader's buffer", e.Results[i].Text, want)
+		}
 	}
-	e, _ = r.Entry(transcript.WantText | transcript.WantBorrowed)
+	e, _ = r.Entry(transcript.WantText)
 	if e.Results[0].Text != failed || e.Results[1].Text != "ok\n\"fine\" and more text" {
 		t.Errorf("after the line's other texts were borrowed: %q, %q", e.Results[0].Text, e.Results[1].Text)
 	}

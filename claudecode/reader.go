@@ -79,9 +79,6 @@ func (r *Reader) Close() {
 	if cap(r.sub.textBuf) > maxBorrowBuf {
 		r.sub.textBuf = nil // one huge output does not stay with the pool
 	}
-	if cap(r.fast.textBuf) > maxBorrowBuf {
-		r.fast.textBuf = nil // nor one huge prompt
-	}
 	// Keep the decoders and the lists' memory; forget everything else.
 	*r = Reader{fast: r.fast, sub: r.sub, slowBlocks: r.slowBlocks[:0], calls: r.calls[:0], results: r.results[:0]}
 	readers.Put(r)
@@ -146,10 +143,7 @@ func (r *Reader) resultText(raw []byte) string {
 		return resultText(raw)
 	}
 	if bs := r.sub.blocks; len(bs) == 1 && bs[0].Type == "text" {
-		if r.sub.borrow {
-			return r.sub.borrowText(&bs[0])
-		}
-		return bs[0].text() // the common case, without a copy
+		return r.sub.borrowText(&bs[0]) // the common case, without a copy of its own
 	}
 	return joinText(r.sub.blocks)
 }
@@ -159,8 +153,7 @@ func (r *Reader) fill() {
 	l := r.line
 	e := &r.entry
 	if r.fast != nil {
-		// The last line's texts are done with.
-		r.fast.textBuf, r.sub.textBuf = r.fast.textBuf[:0], r.sub.textBuf[:0]
+		r.sub.textBuf = r.sub.textBuf[:0] // the last line's texts are done with
 	}
 	clear(r.calls)
 	clear(r.results)
@@ -246,26 +239,23 @@ func (r *Reader) fillUser() {
 		}
 		res := transcript.Result{ToolUseID: b.ToolUseID, State: transcript.ResultOK}
 		if b.IsError {
-			// Unquoted onto the decoder's buffer, as the line's borrowed
-			// texts are: it lives as long as the line.
-			r.sub.borrow = r.fast != nil
 			res.Text = r.resultText(b.Content)
-			r.sub.borrow = false
 			res.State = classifyError(res.Text)
 		}
 		e.Results = append(e.Results, res)
 	}
-	if text, ok := promptText(l, r.blocks, r.lineDecoder()); ok {
+	if text, ok := promptText(l, r.blocks, r.borrower()); ok {
 		e.Prompt, e.HasPrompt = text, true
 	}
 }
 
-// lineDecoder is the fast decoder when it read the current line, whose
-// buffer the line's quoted user texts are unquoted onto (valid until the
-// next line, as every string of an entry is); nil when sonic read it.
-func (r *Reader) lineDecoder() *fastDecoder {
-	if r.fast != nil && r.line == &r.fast.line {
-		return r.fast
+// borrower is the decoder whose buffer the line's quoted texts are
+// unquoted onto, where they live until the next line is filled, as every
+// string of an entry does (a block sonic read is already unquoted); nil for
+// a reader without the fast path.
+func (r *Reader) borrower() *fastDecoder {
+	if r.fast != nil {
+		return r.sub
 	}
 	return nil
 }
@@ -280,7 +270,6 @@ func (r *Reader) fillMore(want transcript.Want) {
 	if e.Role == transcript.RoleOther {
 		return
 	}
-	borrow := r.fast != nil && want&transcript.WantText != 0 && want&transcript.WantBorrowed != 0
 	if want&(transcript.WantText|transcript.WantProse) != 0 {
 		switch e.Role {
 		case transcript.RoleAssistant:
@@ -290,24 +279,15 @@ func (r *Reader) fillMore(want transcript.Want) {
 				if b.Type != "text" {
 					continue
 				}
-				var t string
-				if borrow {
-					t = r.sub.borrowText(b) // this line's block: the text lives as long
-				} else {
-					t = b.text()
-				}
-				if t = strings.TrimSpace(t); t != "" {
+				if t := strings.TrimSpace(blockText(b, r.borrower())); t != "" {
 					parts = append(parts, t)
 				}
 			}
 			e.Text = strings.Join(parts, "\n")
 		case transcript.RoleUser:
-			e.UserText = userText(r.blocks, r.lineDecoder())
+			e.UserText = userText(r.blocks, r.borrower())
 			if want&transcript.WantText == 0 {
 				break // the prose alone: no tool result's text
-			}
-			if borrow {
-				r.sub.borrow = true
 			}
 			ri := 0
 			for _, b := range r.blocks {
@@ -320,9 +300,6 @@ func (r *Reader) fillMore(want transcript.Want) {
 					res.Text = r.resultText(b.Content)
 				}
 				res.Spilled = strings.HasPrefix(res.Text, "<persisted-output>")
-			}
-			if borrow {
-				r.sub.borrow = false
 			}
 		}
 	}

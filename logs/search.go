@@ -499,7 +499,7 @@ func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryRead
 	}
 	// The texts are read here once (a hit's snippet is a copy), so they may
 	// borrow the reader's buffer instead of a string each.
-	l, ok := er.Entry(transcript.WantText | transcript.WantBorrowed)
+	l, ok := er.Entry(transcript.WantText)
 	if !ok || l.Role == transcript.RoleOther {
 		return
 	}

@@ -69,11 +69,6 @@ const (
 	// without the text of every tool result (WantText fills both): a pass
 	// that shows prompts and replies need not unquote each tool output.
 	WantProse
-	// WantBorrowed, with WantText, lets the texts it fills (a result's, the
-	// assistant's) borrow the reader's buffer: they stay valid until the
-	// next Scan only, which reuses it. For a pass that reads each text once
-	// (a search); a reader may ignore it.
-	WantBorrowed
 )
 
 // Entry is one decoded line (or item) of a transcript in agent-neutral form.
