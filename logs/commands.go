@@ -911,12 +911,7 @@ const shBlock, shBlockWords, shKeptBlocks, shKeptWords = 4, 6, 64, 64
 func (p *shParser) reset() {
 	for k := range p.used {
 		c := &p.blocks[k/shBlock][k%shBlock]
-		if cap(c.words) > shKeptWords {
-			c.words = nil
-		} else {
-			clear(c.words[:cap(c.words)])
-		}
-		*c = shCommand{words: c.words[:0]}
+		*c = shCommand{words: recycledList(c.words, shKeptWords)}
 	}
 	if len(p.blocks) > shKeptBlocks {
 		p.blocks = p.blocks[:shKeptBlocks:shKeptBlocks]
