@@ -5,6 +5,7 @@
 //	go run ./scripts/bench -sizes 1GB,4GB         # both, side by side, and the growth between them
 //	go run ./scripts/bench -size 30MB -rounds 1   # a quick check (CI adds -round2)
 //	go run ./scripts/bench -size 50MB -round2     # with gencorpus -round2
+//	go run ./scripts/bench -sizes 1GB,4GB -tool-peaks   # what each tool adds to a server's peak
 //
 // For each size and measure it prints the median wall time and the peak RSS
 // beside SPEC §9's round-two target at that size (report.go says how the
@@ -20,7 +21,10 @@
 // MISSED and the exit status is 0. With -round2 the corpus also holds the
 // round-two shapes (workers and resumed sessions that replay earlier lines,
 // relays, advisor iterations, 2.1.152 cache lines) and the check adds the
-// per-model totals and the calls per tool.
+// per-model totals and the calls per tool. With -tool-peaks it measures
+// nothing else: one server per size answers every tool in the bench's order,
+// at its defaults and then with every bound at its maximum, and the peak RSS
+// (VmHWM, Linux) is printed after its first scan and after each answer.
 package main
 
 import (
@@ -64,6 +68,7 @@ type config struct {
 	ccusage string
 	strict  bool
 	round2  bool
+	peaks   bool // -tool-peaks: the peak after each tool's answers, and nothing else
 }
 
 func main() {
@@ -74,10 +79,11 @@ func main() {
 	ccusage := flag.String("ccusage", "", "ccusage binary (default: ccusage on PATH, if any)")
 	strict := flag.Bool("strict", false, "exit 1 when a target is missed")
 	round2 := flag.Bool("round2", false, "generate the corpus with gencorpus -round2 and check per-model totals and calls per tool too")
+	peaks := flag.Bool("tool-peaks", false, "only print a server's peak RSS after its first scan and after each tool's answers (Linux)")
 	flag.Parse()
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	cfg := config{dir: *dir, rounds: *rounds, ccusage: *ccusage, strict: *strict, round2: *round2}
+	cfg := config{dir: *dir, rounds: *rounds, ccusage: *ccusage, strict: *strict, round2: *round2, peaks: *peaks}
 	var err error
 	if cfg.sizes, err = sizeList(*size, *sizes, set["size"], *dir); err == nil {
 		err = run(cfg)
@@ -158,6 +164,14 @@ func run(cfg config) error {
 	if cfg.ccusage == "" {
 		cfg.ccusage, _ = exec.LookPath("ccusage")
 	}
+	if cfg.peaks {
+		for _, size := range cfg.sizes {
+			if err := toolPeaks(os.Stdout, cfg, bin, gen, size); err != nil {
+				return fmt.Errorf("%s: %w", size, err)
+			}
+		}
+		return nil
+	}
 	var results []*sizeResult
 	for _, size := range cfg.sizes {
 		r, err := benchSize(cfg, bin, gen, size)
@@ -193,35 +207,14 @@ type sizeResult struct {
 // benchSize generates (or reuses) the corpus of one size, checks our totals
 // against its ground truth and runs every measure on it.
 func benchSize(cfg config, bin, gen, size string) (*sizeResult, error) {
-	dir := cfg.dir
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "agent-activity-bench-"+size)
-		if cfg.round2 {
-			dir += "-round2"
-		}
-	}
-	start := time.Now()
-	genArgs := []string{"-out", dir, "-size", size, "-seed", "1", "-q"}
-	if cfg.round2 {
-		genArgs = append(genArgs, "-round2")
-	}
-	cmd := exec.Command(gen, genArgs...)
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("gencorpus: %w", err)
-	}
-	fmt.Printf("bench: corpus %s ready in %s\n", dir, time.Since(start).Round(time.Millisecond))
-	var tr truth
-	if b, err := os.ReadFile(filepath.Join(dir, "truth.json")); err != nil {
-		return nil, err
-	} else if err := json.Unmarshal(b, &tr); err != nil {
+	dir, tr, err := corpus(cfg, gen, size)
+	if err != nil {
 		return nil, err
 	}
 	root := filepath.Join(dir, "projects")
 	files := jsonlFiles(root)
 	fmt.Printf("bench: %d files, %d sessions, %.1f MB of JSONL\n\n", len(files), tr.Sessions, float64(tr.Bytes)/1e6)
-	// Codex off: the corpus is Claude Code's, and a real ~/.codex must not count.
-	env := append(os.Environ(), "AGENT_ACTIVITY_LOG_ROOT="+root, "AGENT_ACTIVITY_CODEX_ROOT=", "AGENT_ACTIVITY_TIMEZONE=UTC")
+	env := benchEnv(root)
 
 	// Correctness first: the totals must equal the ground truth.
 	var ur struct {
@@ -849,5 +842,94 @@ func (w *warmServer) close() {
 	}
 	if !w.projectMtime.IsZero() {
 		os.Chtimes(filepath.Dir(w.live), w.projectMtime, w.projectMtime)
+	}
+}
+
+// corpus generates (or reuses) the corpus of one size and reads its ground
+// truth.
+func corpus(cfg config, gen, size string) (string, truth, error) {
+	dir := cfg.dir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "agent-activity-bench-"+size)
+		if cfg.round2 {
+			dir += "-round2"
+		}
+	}
+	start := time.Now()
+	genArgs := []string{"-out", dir, "-size", size, "-seed", "1", "-q"}
+	if cfg.round2 {
+		genArgs = append(genArgs, "-round2")
+	}
+	cmd := exec.Command(gen, genArgs...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", truth{}, fmt.Errorf("gencorpus: %w", err)
+	}
+	fmt.Printf("bench: corpus %s ready in %s\n", dir, time.Since(start).Round(time.Millisecond))
+	var tr truth
+	b, err := os.ReadFile(filepath.Join(dir, "truth.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &tr)
+	}
+	return dir, tr, err
+}
+
+// benchEnv is the environment of every agent-activity process the bench
+// starts on root. Codex is off: the corpus is Claude Code's, and a real
+// ~/.codex must not count.
+func benchEnv(root string) []string {
+	return append(os.Environ(), "AGENT_ACTIVITY_LOG_ROOT="+root, "AGENT_ACTIVITY_CODEX_ROOT=", "AGENT_ACTIVITY_TIMEZONE=UTC")
+}
+
+// toolPeak is a server's peak RSS (KB) after one answer.
+type toolPeak struct {
+	tool, args string // args: "defaults" or "at max"
+	kb         int64
+}
+
+// toolPeaks starts a server on the corpus of one size, asks it every tool
+// of toolCalls in order, at its defaults and then at every bound's maximum,
+// and prints its peak RSS after the first scan and after each answer.
+func toolPeaks(w io.Writer, cfg config, bin, gen, size string) error {
+	dir, tr, err := corpus(cfg, gen, size)
+	if err != nil {
+		return err
+	}
+	root := filepath.Join(dir, "projects")
+	srv, err := newWarmServer(bin, append(benchEnv(root), "AGENT_ACTIVITY_NOW="+tr.Now), root)
+	if err != nil {
+		return err
+	}
+	defer srv.close()
+	first := srv.peakRSS()
+	session, _ := largestSession(root)
+	var rows []toolPeak
+	for _, c := range toolCalls(session) {
+		for _, a := range []struct {
+			name string
+			args map[string]any
+		}{{"defaults", c.def}, {"at max", c.most}} {
+			if a.args == nil {
+				continue
+			}
+			if _, _, err := srv.call(c.tool, a.args)(); err != nil {
+				return fmt.Errorf("%s %s: %w", c.tool, a.name, err)
+			}
+			rows = append(rows, toolPeak{c.tool, a.name, srv.peakRSS()})
+		}
+	}
+	writeToolPeaks(w, size, first, rows)
+	return nil
+}
+
+// writeToolPeaks prints the peaks toolPeaks read: after the first scan, then
+// after each answer with what it added to the peak before it.
+func writeToolPeaks(w io.Writer, size string, first int64, rows []toolPeak) {
+	fmt.Fprintf(w, "%s: a server's peak RSS (VmHWM) after each answer, in the bench's order\n", size)
+	fmt.Fprintf(w, "  %-34s %8.1f MB\n", "first scan (coverage_stats)", float64(first)/1000)
+	prev := first
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-22s %-11s %8.1f MB  %+5.1f\n", r.tool, r.args, float64(r.kb)/1000, float64(r.kb-prev)/1000)
+		prev = max(prev, r.kb)
 	}
 }

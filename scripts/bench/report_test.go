@@ -104,3 +104,28 @@ func TestSizeList(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteToolPeaks holds the -tool-peaks lines: the first scan's peak,
+// then each answer's with what it added to the highest peak before it.
+// VmHWM comes from counters the kernel updates lazily, so a reading can be
+// a little under an earlier one: it shows as negative and does not lower
+// the peak the next answer is compared with.
+func TestWriteToolPeaks(t *testing.T) {
+	var b strings.Builder
+	writeToolPeaks(&b, "1GB", 57000, []toolPeak{
+		{"summarize_work", "defaults", 57000},
+		{"summarize_work", "at max", 61000},
+		{"usage_report", "at max", 60800},
+		{"scan_secrets", "defaults", 68100},
+	})
+	want := `1GB: a server's peak RSS (VmHWM) after each answer, in the bench's order
+  first scan (coverage_stats)            57.0 MB
+  summarize_work         defaults        57.0 MB   +0.0
+  summarize_work         at max          61.0 MB   +4.0
+  usage_report           at max          60.8 MB   -0.2
+  scan_secrets           defaults        68.1 MB   +7.1
+`
+	if got := b.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
