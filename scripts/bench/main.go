@@ -923,13 +923,14 @@ func toolPeaks(w io.Writer, cfg config, bin, gen, size string) error {
 }
 
 // writeToolPeaks prints the peaks toolPeaks read: after the first scan, then
-// after each answer with what it added to the peak before it.
+// after each answer with what it added to the peak before it. MB are 1,024
+// KB, as in the bench's report.
 func writeToolPeaks(w io.Writer, size string, first int64, rows []toolPeak) {
 	fmt.Fprintf(w, "%s: a server's peak RSS (VmHWM) after each answer, in the bench's order\n", size)
-	fmt.Fprintf(w, "  %-34s %8.1f MB\n", "first scan (coverage_stats)", float64(first)/1000)
+	fmt.Fprintf(w, "  %-34s %8.1f MB\n", "first scan (coverage_stats)", float64(first)/1024)
 	prev := first
 	for _, r := range rows {
-		fmt.Fprintf(w, "  %-22s %-11s %8.1f MB  %+5.1f\n", r.tool, r.args, float64(r.kb)/1000, float64(r.kb-prev)/1000)
+		fmt.Fprintf(w, "  %-22s %-11s %8.1f MB  %+5.1f\n", r.tool, r.args, float64(r.kb)/1024, float64(r.kb-prev)/1024)
 		prev = max(prev, r.kb)
 	}
 }

@@ -112,11 +112,11 @@ func TestSizeList(t *testing.T) {
 // the peak the next answer is compared with.
 func TestWriteToolPeaks(t *testing.T) {
 	var b strings.Builder
-	writeToolPeaks(&b, "1GB", 57000, []toolPeak{
-		{"summarize_work", "defaults", 57000},
-		{"summarize_work", "at max", 61000},
-		{"usage_report", "at max", 60800},
-		{"scan_secrets", "defaults", 68100},
+	writeToolPeaks(&b, "1GB", 57*1024, []toolPeak{
+		{"summarize_work", "defaults", 57 * 1024},
+		{"summarize_work", "at max", 61 * 1024},
+		{"usage_report", "at max", 60*1024 + 820},
+		{"scan_secrets", "defaults", 68*1024 + 102},
 	})
 	want := `1GB: a server's peak RSS (VmHWM) after each answer, in the bench's order
   first scan (coverage_stats)            57.0 MB
