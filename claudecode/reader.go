@@ -273,19 +273,9 @@ func (r *Reader) fillMore(want transcript.Want) {
 	if want&(transcript.WantText|transcript.WantProse) != 0 {
 		switch e.Role {
 		case transcript.RoleAssistant:
-			var parts []string
-			for i := range r.blocks {
-				b := &r.blocks[i]
-				if b.Type != "text" {
-					continue
-				}
-				if t := strings.TrimSpace(blockText(b, r.borrower())); t != "" {
-					parts = append(parts, t)
-				}
-			}
-			e.Text = strings.Join(parts, "\n")
+			e.Text = blocksText(r.blocks, r.borrower())
 		case transcript.RoleUser:
-			e.UserText = userText(r.blocks, r.borrower())
+			e.UserText = blocksText(r.blocks, r.borrower())
 			if want&transcript.WantText == 0 {
 				break // the prose alone: no tool result's text
 			}

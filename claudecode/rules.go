@@ -29,15 +29,22 @@ var nonPromptPrefixes = []string{
 	"<bash-stderr>", "<user-memory-input>", "<tool_use_error>",
 }
 
-// userText joins the text blocks of a user line. With d (the fast decoder
-// that read the line), a text still quoted is unquoted onto d's buffer,
+// blocksText joins the text blocks of a line (a user's or the assistant's),
+// each trimmed, the empty ones left out, one per line. With d (the
+// reader's borrower), a text still quoted is unquoted onto d's buffer,
 // where it lives as long as the line (see Reader.fill), instead of into a
 // string of its own.
-func userText(blocks []rawBlock, d *fastDecoder) string {
+func blocksText(blocks []rawBlock, d *fastDecoder) string {
 	var parts []string
 	for i := range blocks {
 		if b := &blocks[i]; b.Type == "text" {
-			if t := strings.TrimSpace(blockText(b, d)); t != "" {
+			var t string
+			if d != nil {
+				t = d.borrowText(b)
+			} else {
+				t = b.text()
+			}
+			if t = strings.TrimSpace(t); t != "" {
 				parts = append(parts, t)
 			}
 		}
@@ -48,17 +55,9 @@ func userText(blocks []rawBlock, d *fastDecoder) string {
 	return strings.Join(parts, "\n")
 }
 
-// blockText is b's text: unquoted onto d's buffer when d is set.
-func blockText(b *rawBlock, d *fastDecoder) string {
-	if d != nil {
-		return d.borrowText(b)
-	}
-	return b.text()
-}
-
 // promptText returns the human text of a user line when it is a real prompt:
 // not meta, not a compaction summary, no tool result, and not one of the
-// wrappers Claude Code writes on the user's side. d is userText's.
+// wrappers Claude Code writes on the user's side. d is blocksText's.
 func promptText(l *rawLine, blocks []rawBlock, d *fastDecoder) (string, bool) {
 	if l.IsMeta || l.IsCompactSummary {
 		return "", false
@@ -68,7 +67,7 @@ func promptText(l *rawLine, blocks []rawBlock, d *fastDecoder) (string, bool) {
 			return "", false
 		}
 	}
-	text := userText(blocks, d)
+	text := blocksText(blocks, d)
 	if text == "" {
 		return "", false
 	}
