@@ -497,8 +497,8 @@ func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryRead
 	if !ls.mayHit(f, er.Lines().Bytes()) {
 		return
 	}
-	// The texts are read here once (a hit's snippet is a copy), so they may
-	// borrow the reader's buffer instead of a string each.
+	// The texts live until the next line (the reader's buffer): a hit's
+	// snippet is a copy.
 	l, ok := er.Entry(transcript.WantText)
 	if !ok || l.Role == transcript.RoleOther {
 		return
