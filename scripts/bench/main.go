@@ -22,7 +22,7 @@
 // round-two shapes (workers and resumed sessions that replay earlier lines,
 // relays, advisor iterations, 2.1.152 cache lines) and the check adds the
 // per-model totals and the calls per tool. With -tool-peaks it measures
-// nothing else: one server per size answers every tool in the bench's order,
+// nothing else: the server of the answer sizes answers every tool in order,
 // at its defaults and then with every bound at its maximum, and the peak RSS
 // (VmHWM, Linux) is printed after its first scan and after each answer.
 package main
@@ -324,10 +324,11 @@ func benchSize(cfg config, bin, gen, size string) (*sizeResult, error) {
 	warm.close() // the live session gets its size back before the answers are measured
 	// The sizes are measured at the corpus' own "now", so windows that end
 	// now (summarize_work, pacing_window) hold its last day.
-	answers, answersRSS, err := answerSizes(bin, append(env, "AGENT_ACTIVITY_NOW="+tr.Now), root, calls)
+	answers, peaks, err := answerSizes(bin, append(env, "AGENT_ACTIVITY_NOW="+tr.Now), root, calls)
 	if err != nil {
 		return nil, err
 	}
+	answersRSS := peaks.last()
 	return &sizeResult{
 		label: size, size: tr.SizeBytes, history: tr.Bytes, sessions: tr.Sessions,
 		measures: ms, answers: answers, answersRSS: answersRSS, resident: resident,
@@ -381,15 +382,18 @@ type answerSize struct {
 
 // answerSizes asks every tool of calls with its defaults and with every
 // bound at its maximum and returns the sizes of the answers and the peak RSS
-// of the server that gave them: a server of its own, so the warm server's
-// memory stays that of a server asked every tool once.
-func answerSizes(bin string, env []string, root string, calls []toolCall) ([]answerSize, int64, error) {
+// of the server that gave them, after its first scan and after each answer:
+// a server of its own, so the warm server's memory stays that of a server
+// asked every tool once.
+func answerSizes(bin string, env []string, root string, calls []toolCall) ([]answerSize, answerPeaks, error) {
+	var peaks answerPeaks
 	w, err := newWarmServer(bin, env, root)
 	if err != nil {
-		return nil, 0, err
+		return nil, peaks, err
 	}
 	defer w.close()
-	size := func(tool string, args map[string]any) (int, error) {
+	peaks.first = w.peakRSS()
+	size := func(tool, label string, args map[string]any) (int, error) {
 		out, isErr, err := w.srv.Call(w.ctx, tool, args)
 		if err == nil && isErr {
 			err = fmt.Errorf("error result %v", out)
@@ -397,23 +401,39 @@ func answerSizes(bin string, env []string, root string, calls []toolCall) ([]ans
 		if err != nil {
 			return 0, fmt.Errorf("%s %v: %w", tool, args, err)
 		}
+		peaks.after = append(peaks.after, toolPeak{tool, label, w.peakRSS()})
 		b, _ := json.Marshal(out) // the text content: the same JSON, as mcp-go writes it
 		return len(b), nil
 	}
 	var sizes []answerSize
 	for _, c := range calls {
 		a := answerSize{tool: c.tool, most: -1}
-		if a.def, err = size(c.tool, c.def); err != nil {
-			return nil, 0, err
+		if a.def, err = size(c.tool, "defaults", c.def); err != nil {
+			return nil, peaks, err
 		}
 		if c.most != nil {
-			if a.most, err = size(c.tool, c.most); err != nil {
-				return nil, 0, err
+			if a.most, err = size(c.tool, "at max", c.most); err != nil {
+				return nil, peaks, err
 			}
 		}
 		sizes = append(sizes, a)
 	}
-	return sizes, w.peakRSS(), nil
+	return sizes, peaks, nil
+}
+
+// answerPeaks is the peak RSS (KB) of the server answerSizes asked: after
+// its first scan, and after each answer.
+type answerPeaks struct {
+	first int64
+	after []toolPeak
+}
+
+// last is the server's peak once it has answered everything.
+func (p answerPeaks) last() int64 {
+	if len(p.after) == 0 {
+		return p.first
+	}
+	return p.after[len(p.after)-1].kb
 }
 
 // checkRound2 compares the per-model totals (usage_report group_by=model,
@@ -887,38 +907,20 @@ type toolPeak struct {
 	kb         int64
 }
 
-// toolPeaks starts a server on the corpus of one size, asks it every tool
-// of toolCalls in order, at its defaults and then at every bound's maximum,
-// and prints its peak RSS after the first scan and after each answer.
+// toolPeaks prints, for the corpus of one size, the peaks of the server
+// answerSizes asks: after its first scan and after each answer.
 func toolPeaks(w io.Writer, cfg config, bin, gen, size string) error {
 	dir, tr, err := corpus(cfg, gen, size)
 	if err != nil {
 		return err
 	}
 	root := filepath.Join(dir, "projects")
-	srv, err := newWarmServer(bin, append(benchEnv(root), "AGENT_ACTIVITY_NOW="+tr.Now), root)
+	session, _ := largestSession(root)
+	_, peaks, err := answerSizes(bin, append(benchEnv(root), "AGENT_ACTIVITY_NOW="+tr.Now), root, toolCalls(session))
 	if err != nil {
 		return err
 	}
-	defer srv.close()
-	first := srv.peakRSS()
-	session, _ := largestSession(root)
-	var rows []toolPeak
-	for _, c := range toolCalls(session) {
-		for _, a := range []struct {
-			name string
-			args map[string]any
-		}{{"defaults", c.def}, {"at max", c.most}} {
-			if a.args == nil {
-				continue
-			}
-			if _, _, err := srv.call(c.tool, a.args)(); err != nil {
-				return fmt.Errorf("%s %s: %w", c.tool, a.name, err)
-			}
-			rows = append(rows, toolPeak{c.tool, a.name, srv.peakRSS()})
-		}
-	}
-	writeToolPeaks(w, size, first, rows)
+	writeToolPeaks(w, size, peaks.first, peaks.after)
 	return nil
 }
 
