@@ -102,15 +102,17 @@ type targetKey struct {
 	target uint64
 }
 
-// windowCalls returns the calls of the sessions that the merged lists show
-// (ok edits and writes, commits, ok PR creations, test and build runs, and
-// failures), each once: a call copied into several files or sessions (a
+// windowCalls hands show the calls of the sessions that the merged lists
+// show (ok edits and writes, commits, ok PR creations, test and build runs,
+// and failures), each once: a call copied into several files or sessions (a
 // worker or a resumed session replaying its parent) belongs where it first
 // appeared, the session that started first (ties to the smaller id), main
-// file first. unresolved are the failures no later ok call of the same tool
-// on the same target followed anywhere in the sessions. Neither is sorted:
-// only a few calls of a window need an order.
-func windowCalls(sessions []*Session) (shown, unresolved []callAt) {
+// file first. It returns the failures no later ok call of the same tool on
+// the same target followed anywhere in the sessions. Neither comes in the
+// order the calls were made: only a few calls of a window need an order, and
+// show keeps only those (a list of every shown call was 17 MB of a month's
+// 65 MB at 4 GB).
+func windowCalls(sessions []*Session, show func(at callAt)) (unresolved []callAt) {
 	byStart := append([]*Session(nil), sessions...)
 	sort.SliceStable(byStart, func(i, j int) bool {
 		if byStart[i].Start != byStart[j].Start {
@@ -138,7 +140,7 @@ func windowCalls(sessions []*Session) (shown, unresolved []callAt) {
 			}
 		}
 	}
-	seen := map[uint64]bool{}
+	seen := map[uint64]struct{}{}
 	var failed []callAt
 	failing := map[targetKey]bool{}
 	each(func(at callAt) {
@@ -147,11 +149,14 @@ func windowCalls(sessions []*Session) (shown, unresolved []callAt) {
 		shows := ok && (c.Action == ActionEdit || c.Action == ActionWrite || c.Kinds.Has(CommandPROpen)) ||
 			c.Kinds.Has(CommandCommit) || (ran(c) && (c.Kinds.Has(CommandTest) || c.Kinds.Has(CommandBuild))) ||
 			c.Result == transcript.ResultError
-		if !shows || seen[c.Key] {
+		if !shows {
 			return
 		}
-		seen[c.Key] = true
-		shown = append(shown, at)
+		if _, dup := seen[c.Key]; dup {
+			return
+		}
+		seen[c.Key] = struct{}{}
+		show(at)
 		if c.Result == transcript.ResultError {
 			failed = append(failed, at)
 			failing[targetKey{c.Name(), c.Target}] = true
@@ -176,7 +181,19 @@ func windowCalls(sessions []*Session) (shown, unresolved []callAt) {
 			unresolved = append(unresolved, f)
 		}
 	}
-	return shown, unresolved
+	return unresolved
+}
+
+// workCalls copies the calls at ats, in their order; nil when there are none.
+func workCalls(ats []callAt) []WorkCall {
+	if len(ats) == 0 {
+		return nil
+	}
+	out := make([]WorkCall, len(ats))
+	for i, at := range ats {
+		out[i] = WorkCall{Session: at.s, Call: *at.c}
+	}
+	return out
 }
 
 // prURL finds a pull request's address in `gh pr create`'s output.
@@ -197,47 +214,50 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		order[s] = i
 		w.Usage.Merge(s.Usage.Total)
 	}
-	shown, unresolved := windowCalls(q.Sessions)
-	newestFirst := func(xs []callAt) {
-		sort.Slice(xs, func(i, j int) bool { return xs[j].before(&xs[i]) })
-	}
-	newestFirst(shown)
-	newestFirst(unresolved)
-
+	// What the lists need of the shown calls, kept as they come: a file's
+	// last change is its newest edit's time, a check is the newest run of
+	// its target, and the commits and PR creations are sorted below.
 	files := map[string]*WorkFile{}
-	var pending []*WorkCall // calls whose text is read below
-	var prCalls []callAt
-	checks := map[uint64]bool{} // targets already listed
-	for _, at := range shown {
-		c := *at.c
+	var commits, prCalls []callAt
+	checks := map[uint64]callAt{} // by target
+	unresolved := windowCalls(q.Sessions, func(at callAt) {
+		c := at.c
 		ok := c.Result == transcript.ResultOK
 		if ok && (c.Action == ActionEdit || c.Action == ActionWrite) {
 			f := files[c.Path()]
 			if f == nil {
-				f = &WorkFile{Path: c.Path(), Last: c.Time}
+				f = &WorkFile{Path: c.Path()}
 				files[c.Path()] = f
 			}
 			f.Edits++
+			f.Last = max(f.Last, c.Time)
 			if !slices.Contains(f.Sessions, at.s) {
 				f.Sessions = append(f.Sessions, at.s)
 			}
 		}
 		if c.Kinds.Has(CommandCommit) {
-			w.Commits = append(w.Commits, WorkCall{Session: at.s, Call: c})
+			commits = append(commits, at)
 		}
 		if ok && c.Kinds.Has(CommandPROpen) {
 			prCalls = append(prCalls, at)
 		}
-		if ran(&c) && (c.Kinds.Has(CommandTest) || c.Kinds.Has(CommandBuild)) && !checks[c.Target] {
-			checks[c.Target] = true // newest first: the first run seen is the last one made
-			w.Checks = append(w.Checks, WorkCheck{WorkCall: WorkCall{Session: at.s, Call: c}})
+		if ran(c) && (c.Kinds.Has(CommandTest) || c.Kinds.Has(CommandBuild)) {
+			if last, seen := checks[c.Target]; !seen || last.before(&at) {
+				checks[c.Target] = at
+			}
 		}
+	})
+	newestFirst := func(xs []callAt) {
+		sort.Slice(xs, func(i, j int) bool { return xs[j].before(&xs[i]) })
 	}
 	if len(files) > 0 {
-		w.Files = make([]WorkFile, 0, len(files)) // grown by append, the list was 12 MB at 4 GB
+		// Sized once: grown by append, the list was 12 MB at 4 GB.
+		w.Files = make([]WorkFile, 0, len(files))
 	}
 	for _, f := range files {
-		sort.SliceStable(f.Sessions, func(i, j int) bool { return order[f.Sessions[i]] < order[f.Sessions[j]] })
+		if len(f.Sessions) > 1 { // sort.Slice's swapper was 1 MB over a month at 4 GB
+			slices.SortFunc(f.Sessions, func(a, b *Session) int { return order[a] - order[b] })
+		}
 		w.Files = append(w.Files, *f)
 	}
 	sort.Slice(w.Files, func(i, j int) bool {
@@ -246,11 +266,25 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		}
 		return w.Files[i].Path < w.Files[j].Path
 	})
-	for _, at := range unresolved {
-		w.Unresolved = append(w.Unresolved, WorkCall{Session: at.s, Call: *at.c})
+	newestFirst(commits)
+	w.Commits = workCalls(commits)
+	runs := make([]callAt, 0, len(checks))
+	for _, at := range checks {
+		runs = append(runs, at)
 	}
+	newestFirst(runs)
+	if len(runs) > 0 {
+		w.Checks = make([]WorkCheck, len(runs))
+		for i, at := range runs {
+			w.Checks[i].WorkCall = WorkCall{Session: at.s, Call: *at.c}
+		}
+	}
+	newestFirst(unresolved)
+	w.Unresolved = workCalls(unresolved)
+	newestFirst(prCalls)
 
 	// The calls whose text is shown.
+	var pending []*WorkCall
 	for i := range w.Commits[:min(len(w.Commits), q.MaxCommits)] {
 		pending = append(pending, &w.Commits[i])
 	}
