@@ -199,7 +199,7 @@ type sizeResult struct {
 	measures   []*measure
 	answers    []answerSize
 	answersRSS int64    // KB, the peak RSS of the server that answered them
-	resident   [2]int64 // KB, the warm server's RSS now: after its first scan, and after every tool
+	resident   [3]int64 // KB, the warm server's RSS now: after its first scan, after every tool, and the file pages of that (RssFile)
 	session    string   // the session the session tools read
 	sessionMB  int64
 }
@@ -315,7 +315,7 @@ func benchSize(cfg config, bin, gen, size string) (*sizeResult, error) {
 		return nil, err
 	}
 	warmRSS := warm.peakRSS()
-	resident := [2]int64{warm.residentAfterScan, warm.statusKB("VmRSS:")}
+	resident := [3]int64{warm.residentAfterScan, warm.statusKB("VmRSS:"), warm.statusKB("RssFile:")}
 	for _, m := range ms {
 		if m.warm {
 			m.rss = warmRSS
@@ -830,7 +830,8 @@ func (w *warmServer) everyTool(calls []toolCall) error {
 func (w *warmServer) peakRSS() int64 { return w.statusKB("VmHWM:") }
 
 // statusKB is a field of the server's /proc status in KB (Linux; 0
-// elsewhere): VmHWM, its peak resident set, or VmRSS, the one it has now.
+// elsewhere): VmHWM, its peak resident set, VmRSS, the one it has now, or
+// RssFile, the part of that which is pages of files (the program's own).
 func (w *warmServer) statusKB(field string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", w.srv.Pid()))
 	if err != nil {

@@ -162,13 +162,15 @@ func report(w io.Writer, rs []*sizeResult) int {
 	}
 	line(w, rowPeak, peaks)
 	line(w, "peak RSS per GB of history", perGB)
-	var scanned, all []string
+	var scanned, all, file []string
 	for _, r := range rs {
 		scanned = append(scanned, cells("", fmtKB(r.resident[0]), "", ""))
 		all = append(all, cells("", fmtKB(r.resident[1]), "", ""))
+		file = append(file, cells("", fmtKB(r.resident[2]), "", ""))
 	}
 	line(w, "warm RSS, a second after its scan", scanned)
 	line(w, "warm RSS after every tool", all)
+	line(w, "  of which file pages (shared)", file)
 	if len(cc) == len(rs) {
 		line(w, "ccusage / fresh usage_report", cc)
 	}
@@ -181,7 +183,8 @@ func report(w io.Writer, rs []*sizeResult) int {
 	fmt.Fprintf(w, " new-subagent round is the median of %d;\n", appendSamples)
 	fmt.Fprintln(w, " search_transcripts: the rare word;")
 	fmt.Fprintln(w, " list_recent_sessions: limit=20; peak RSS: every process, the answer sizes' server too;")
-	fmt.Fprintln(w, " warm RSS: the warm server's resident set at that moment (VmRSS), no target.")
+	fmt.Fprintln(w, " warm RSS: the warm server's resident set at that moment (VmRSS), no target; its file pages")
+	fmt.Fprintln(w, " (RssFile) are the program's own, one copy in memory for every server the machine runs.")
 	fmt.Fprintln(w, " Targets are upper bounds, ≥ a lower one; scripts/bench/report.go says how they scale)")
 	for i := 1; i < len(rs); i++ {
 		growth(w, &t, rs[i-1], rs[i])

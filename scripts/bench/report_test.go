@@ -50,6 +50,7 @@ func fakeResult(label string, size int64, scale float64) *sizeResult {
 		},
 		answers:    []answerSize{{"coverage_stats", 3745, -1}, {"list_recent_sessions", 11686, 40001}},
 		answersRSS: kb(140),
+		resident:   [3]int64{kb(50), kb(64), 16 * 1024},
 		session:    "3d2fbbbf-0000-0000-0000-000000000000",
 		sessionMB:  103,
 	}
@@ -80,6 +81,7 @@ func TestReportFitsAndCountsMisses(t *testing.T) {
 		"150 MB",              // the peak RSS target at 4 GB
 		"peak RSS per GB of history",
 		"peak RSS per extra GB of history",
+		"  of which file pages (shared)                16.0 MB", // RssFile does not scale
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
