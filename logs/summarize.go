@@ -140,7 +140,7 @@ func windowCalls(sessions []*Session, show func(at callAt)) (unresolved []callAt
 			}
 		}
 	}
-	seen := map[uint64]struct{}{}
+	seen := map[uint64]bool{}
 	var failed []callAt
 	failing := map[targetKey]bool{}
 	each(func(at callAt) {
@@ -149,13 +149,10 @@ func windowCalls(sessions []*Session, show func(at callAt)) (unresolved []callAt
 		shows := ok && (c.Action == ActionEdit || c.Action == ActionWrite || c.Kinds.Has(CommandPROpen)) ||
 			c.Kinds.Has(CommandCommit) || (ran(c) && (c.Kinds.Has(CommandTest) || c.Kinds.Has(CommandBuild))) ||
 			c.Result == transcript.ResultError
-		if !shows {
+		if !shows || seen[c.Key] {
 			return
 		}
-		if _, dup := seen[c.Key]; dup {
-			return
-		}
-		seen[c.Key] = struct{}{}
+		seen[c.Key] = true
 		show(at)
 		if c.Result == transcript.ResultError {
 			failed = append(failed, at)
@@ -294,10 +291,9 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 	for i := range w.Unresolved[:min(len(w.Unresolved), q.MaxUnresolved)] {
 		pending = append(pending, &w.Unresolved[i])
 	}
-	prDetails := make([]*WorkCall, len(prCalls))
-	for i, at := range prCalls {
-		prDetails[i] = &WorkCall{Session: at.s, Call: *at.c}
-		pending = append(pending, prDetails[i])
+	prDetails := workCalls(prCalls)
+	for i := range prDetails {
+		pending = append(pending, &prDetails[i])
 	}
 	if err := snap.readWorkCalls(ctx, pending); err != nil {
 		return nil, err
@@ -392,10 +388,11 @@ func (snap *Snapshot) readWorkCalls(ctx context.Context, calls []*WorkCall) erro
 
 // workPRs lists the pull requests of the sessions, newest session first: the
 // pr-link lines and the addresses `gh pr create` printed, each once.
-func workPRs(sessions []*Session, calls []*WorkCall, order map[*Session]int) []WorkPR {
+func workPRs(sessions []*Session, calls []WorkCall, order map[*Session]int) []WorkPR {
 	var out []WorkPR
 	at := map[string]int{}
-	for _, wc := range calls {
+	for i := range calls {
+		wc := &calls[i]
 		url := FindPRURL(wc.Result)
 		if url == "" {
 			continue
