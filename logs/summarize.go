@@ -109,9 +109,9 @@ type targetKey struct {
 // appeared, the session that started first (ties to the smaller id), main
 // file first. It returns the failures no later ok call of the same tool on
 // the same target followed anywhere in the sessions. Neither comes in the
-// order the calls were made: only a few calls of a window need an order, and
-// show keeps only those (a list of every shown call was 17 MB of a month's
-// 65 MB at 4 GB).
+// order the calls were made: only a few calls of a window need an order, so
+// show keeps what its lists need and sorts those (a list of every shown call
+// was 17 MB of a month's 65 MB at 4 GB).
 func windowCalls(sessions []*Session, show func(at callAt)) (unresolved []callAt) {
 	byStart := append([]*Session(nil), sessions...)
 	sort.SliceStable(byStart, func(i, j int) bool {
