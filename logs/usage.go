@@ -68,9 +68,10 @@ func MatchRepo(s *Session, repo string) bool {
 }
 
 // Report rolls up the deduplicated responses. A snapshot never changes, so
-// its reports are kept: the same question asked again costs a lookup.
+// its reports are kept, within memoRows: the same question asked again
+// costs a lookup.
 func (snap *Snapshot) Report(q ReportQuery) Report {
-	key := fmt.Sprintf("%q|%d|%d|%q|%q|%q", q.GroupBy, q.Range.Since, q.Range.Until, q.Repo, q.Model, q.Agent)
+	key := q.key()
 	snap.memoMu.Lock()
 	rep, ok := snap.reports[key]
 	snap.memoMu.Unlock()
@@ -78,14 +79,33 @@ func (snap *Snapshot) Report(q ReportQuery) Report {
 		return rep
 	}
 	rep = snap.report(q, key)
-	snap.memoMu.Lock()
-	if snap.reports == nil || len(snap.reports) >= 64 {
-		snap.reports = map[string]Report{}
+	if n := len(rep.Rows); n <= memoRows/2 {
+		snap.memoMu.Lock()
+		if snap.reports == nil || len(snap.reports) >= 64 || snap.reportRows+n > memoRows {
+			snap.reports, snap.reportRows = map[string]Report{}, 0
+		}
+		snap.reports[key] = rep
+		snap.reportRows += n
+		snap.memoMu.Unlock()
 	}
-	snap.reports[key] = rep
-	snap.memoMu.Unlock()
 	return rep
 }
+
+// key identifies the query in the memos.
+func (q ReportQuery) key() string {
+	return fmt.Sprintf("%q|%d|%d|%q|%q|%q", q.GroupBy, q.Range.Since, q.Range.Until, q.Repo, q.Model, q.Agent)
+}
+
+// memoRows bounds the rows each memo of reports holds (a snapshot's
+// Reports, and the runs' states shared by the snapshots of a build): a row
+// kept costs some 750 bytes in the two. A report of more than half as many
+// rows is not kept, and one that would take a memo past the bound empties
+// it first, so that two of the largest kept fit together. What the warm
+// answers ask again stays (a day, week or month apiece, or by model, over
+// a year); a report by session and model at 4 GB has 13,885 rows, which
+// held 10.4 MB for as long as the snapshot lived, to answer again in 56 ms
+// instead of 72-99 (docs/choices.md, "Memos within a row budget").
+var memoRows = 4096 // a variable for the tests alone
 
 // reportGroup is a row of a report being added up.
 type reportGroup struct {
@@ -111,8 +131,9 @@ type runsReport struct {
 // runsMemo holds runsReports by query, for the snapshots that share a full
 // build's runs.
 type runsMemo struct {
-	mu  sync.Mutex
-	byQ map[string]runsReport
+	mu   sync.Mutex
+	byQ  map[string]runsReport
+	rows int // the groups of byQ, at most memoRows
 }
 
 func (m *runsMemo) get(key string, gone int) (runsReport, bool) {
@@ -122,13 +143,19 @@ func (m *runsMemo) get(key string, gone int) (runsReport, bool) {
 	return r, ok && r.gone == gone
 }
 
-func (m *runsMemo) put(key string, r runsReport) {
+// put keeps r, made by a walk of groups groups, within memoRows as Report
+// keeps its reports.
+func (m *runsMemo) put(key string, groups int, r func() runsReport) {
+	if groups > memoRows/2 {
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.byQ == nil || len(m.byQ) >= 16 {
-		m.byQ = map[string]runsReport{}
+	if m.byQ == nil || len(m.byQ) >= 16 || m.rows+groups > memoRows {
+		m.byQ, m.rows = map[string]runsReport{}, 0
 	}
-	m.byQ[key] = r
+	m.byQ[key] = r()
+	m.rows += groups
 }
 
 // cloneGroups copies the groups, so that adding to the copy leaves them as
@@ -236,8 +263,9 @@ func (snap *Snapshot) report(q ReportQuery, key string) Report {
 					visit(r.s, r.b)
 				}
 			}
-			snap.runsMemo.put(key, runsReport{gone: len(snap.gone), groups: cloneGroups(groups), sessions: rep.Sessions,
-				totals: rep.Totals, counted: counted})
+			snap.runsMemo.put(key, len(groups), func() runsReport {
+				return runsReport{gone: len(snap.gone), groups: cloneGroups(groups), sessions: rep.Sessions, totals: rep.Totals, counted: counted}
+			})
 		}
 		g = nil // the memo of the last group is this walk's own
 		for _, s := range snap.fresh {
