@@ -50,7 +50,7 @@ func digest(sn *Snapshot) string {
 	}
 	rep := sn.Report(ReportQuery{GroupBy: []string{"day", "model"}})
 	for _, r := range rep.Rows {
-		fmt.Fprintf(&b, "%v %d %+v %.6f\n", r.Keys, r.Sessions, r.Usage.Usage, r.Usage.Cost.USD())
+		fmt.Fprintf(&b, "%v %v %d %+v %.6f\n", r.GroupBy, r.Vals, r.Sessions, r.Usage.Usage, r.Usage.Cost.USD())
 	}
 	return b.String()
 }

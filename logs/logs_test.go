@@ -522,7 +522,7 @@ func TestUsageReportDaysInZone(t *testing.T) {
 		rep := sn.Report(ReportQuery{GroupBy: []string{"day"}})
 		var got strings.Builder
 		for _, r := range rep.Rows {
-			fmt.Fprintf(&got, "%s=%d ", r.Keys["day"], r.Usage.Input)
+			fmt.Fprintf(&got, "%s=%d ", r.Vals[0], r.Usage.Input) // grouped by day alone
 		}
 		if got.String() != c.want {
 			t.Errorf("%s: %s, want %s", c.loc, got.String(), c.want)

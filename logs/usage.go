@@ -23,9 +23,21 @@ type ReportQuery struct {
 
 // ReportRow is one group.
 type ReportRow struct {
-	Keys     map[string]string
+	GroupBy  []string  // the query's keys, shared by the report's rows
+	Vals     [2]string // the group's value of each key, in GroupBy's order
 	Sessions int
 	Usage    Tally
+}
+
+// Key is the row's value of a grouping key, and whether the report is
+// grouped by it.
+func (r *ReportRow) Key(k string) (string, bool) {
+	for i, g := range r.GroupBy {
+		if g == k {
+			return r.Vals[i], true
+		}
+	}
+	return "", false
 }
 
 // Report is a usage rollup.
@@ -109,7 +121,7 @@ var memoRows = 4096 // a variable for the tests alone
 
 // reportGroup is a row of a report being added up.
 type reportGroup struct {
-	keys     map[string]string // made once, never changed
+	vals     [2]string // the group's value of each key, in the query's order
 	sessions int
 	last     *Session // the session counted last: sessions are walked one at a time
 	usage    Tally
@@ -200,11 +212,7 @@ func (snap *Snapshot) report(q ReportQuery, key string) Report {
 			g = groups[string(id)]
 		}
 		if g == nil {
-			keys := make(map[string]string, len(q.GroupBy))
-			for j, k := range q.GroupBy {
-				keys[k] = vals[j]
-			}
-			g = &group{keys: keys}
+			g = &group{vals: vals}
 			groups[string(id)] = g
 		}
 		gVals = vals
@@ -283,7 +291,7 @@ func (snap *Snapshot) report(q ReportQuery, key string) Report {
 	sort.Strings(ids)
 	for _, id := range ids {
 		g := groups[id]
-		rep.Rows = append(rep.Rows, ReportRow{Keys: g.keys, Sessions: g.sessions, Usage: g.usage})
+		rep.Rows = append(rep.Rows, ReportRow{GroupBy: q.GroupBy, Vals: g.vals, Sessions: g.sessions, Usage: g.usage})
 	}
 	return rep
 }

@@ -117,6 +117,8 @@ var goldenCases = []goldenCase{
 	{tool: "usage_report", name: "defaults", args: `{}`},
 	{tool: "usage_report", name: "day_model", args: `{"group_by":"day,model","since":"2026-11-25","until":"2026-11-26"}`},
 	{tool: "usage_report", name: "repo_model", args: `{"group_by":"repo","model":"opus"}`},
+	{tool: "usage_report", name: "week_agent", args: `{"group_by":"week,agent"}`},
+	{tool: "usage_report", name: "month_session", args: `{"group_by":"month,session"}`},
 	{tool: "usage_report", name: "bad_group_by", args: `{"group_by":"hour"}`, wantErr: true},
 
 	{tool: "pacing_window", name: "defaults", args: `{}`},

@@ -182,7 +182,7 @@ func wantRows(groupBy ...string) func(*testing.T, *logs.Snapshot) []string {
 		for _, r := range rep.Rows { // sorted by key
 			var k []string
 			for _, g := range groupBy {
-				v := r.Keys[g]
+				v, _ := r.Key(g)
 				if g == "model" {
 					v = modelName(v)
 				}

@@ -94,14 +94,12 @@ func UsageReport(d Deps) Spec {
 			rows := make([]keyedRow, 0, len(rep.Rows))
 			for _, r := range rep.Rows {
 				row := UsageRow{Sessions: r.Sessions, Usage: usageBlock(r.Usage)}
-				row.Day, row.Week, row.Month = r.Keys["day"], r.Keys["week"], r.Keys["month"]
-				row.Session, row.Repo, row.Agent, row.Machine = r.Keys["session"], clip(r.Keys["repo"]), r.Keys["agent"], clip(r.Keys["machine"])
-				if m, ok := r.Keys["model"]; ok {
-					row.Model = modelName(m)
+				for i, k := range r.GroupBy {
+					setRowKey(&row, k, r.Vals[i])
 				}
 				var shown, raw []string
-				for _, k := range keys {
-					shown, raw = append(shown, redactString(rowKey(row, k))), append(raw, r.Keys[k])
+				for i, k := range r.GroupBy {
+					shown, raw = append(shown, redactString(rowKey(row, k))), append(raw, r.Vals[i])
 				}
 				rows = append(rows, keyedRow{row, pos{S: strings.Join(shown, "\x00"), N: []int64{hash63(raw...)}}})
 			}
@@ -117,6 +115,29 @@ func UsageReport(d Deps) Spec {
 			}
 			return out, nil
 		}).withHints("usage cost tokens spend report per day week month model repo session how much did it cost", false)
+}
+
+// setRowKey sets the row's field of a grouping key from the report's value:
+// a repo or machine clipped, a model by its name.
+func setRowKey(r *UsageRow, key, v string) {
+	switch key {
+	case "day":
+		r.Day = v
+	case "week":
+		r.Week = v
+	case "month":
+		r.Month = v
+	case "session":
+		r.Session = v
+	case "model":
+		r.Model = modelName(v)
+	case "agent":
+		r.Agent = v
+	case "machine":
+		r.Machine = clip(v)
+	default:
+		r.Repo = clip(v)
+	}
 }
 
 // rowKey is the value of one grouping key of a row, as the row shows it.
