@@ -74,3 +74,31 @@ func TestReportMemoBudget(t *testing.T) {
 	}
 	held(24)
 }
+
+// TestRunsMemoCountsAReplacedStateOnce: a walk kept again under its key (an
+// append moved the snapshots on, or two walks at once) replaces the state
+// it kept before, and the memo counts its groups once.
+func TestRunsMemoCountsAReplacedStateOnce(t *testing.T) {
+	defer func(n int) { memoRows = n }(memoRows)
+	memoRows = 100
+	var m runsMemo
+	state := func(n int) func() runsReport {
+		return func() runsReport {
+			r := runsReport{groups: map[string]*reportGroup{}}
+			for i := range n {
+				r.groups[string(rune('a'+i))] = &reportGroup{}
+			}
+			return r
+		}
+	}
+	m.put("q", 30, state(30))
+	m.put("p", 10, state(10))
+	m.put("q", 40, state(40))
+	if m.rows != 50 || len(m.byQ) != 2 || len(m.byQ["q"].groups) != 40 {
+		t.Fatalf("rows %d, %d states, q of %d groups; want 50, 2 and 40", m.rows, len(m.byQ), len(m.byQ["q"].groups))
+	}
+	m.put("r", 50, state(50)) // 50 + 50 is the budget: kept beside the others
+	if m.rows != 100 || len(m.byQ) != 3 {
+		t.Fatalf("rows %d, %d states; want 100 and 3", m.rows, len(m.byQ))
+	}
+}

@@ -93,11 +93,13 @@ func (snap *Snapshot) Report(q ReportQuery) Report {
 	rep = snap.report(q, key)
 	if n := len(rep.Rows); n <= memoRows/2 {
 		snap.memoMu.Lock()
-		if snap.reports == nil || len(snap.reports) >= 64 || snap.reportRows+n > memoRows {
-			snap.reports, snap.reportRows = map[string]Report{}, 0
+		if _, made := snap.reports[key]; !made { // else a call at the same time kept its own
+			if snap.reports == nil || len(snap.reports) >= 64 || snap.reportRows+n > memoRows {
+				snap.reports, snap.reportRows = map[string]Report{}, 0
+			}
+			snap.reports[key] = rep
+			snap.reportRows += n
 		}
-		snap.reports[key] = rep
-		snap.reportRows += n
 		snap.memoMu.Unlock()
 	}
 	return rep
@@ -163,6 +165,10 @@ func (m *runsMemo) put(key string, groups int, r func() runsReport) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if old, ok := m.byQ[key]; ok {
+		m.rows -= len(old.groups) // a walk at the same time, or one before an append (gone moved on)
+		delete(m.byQ, key)
+	}
 	if m.byQ == nil || len(m.byQ) >= 16 || m.rows+groups > memoRows {
 		m.byQ, m.rows = map[string]runsReport{}, 0
 	}
