@@ -295,9 +295,10 @@ func (snap *Snapshot) report(q ReportQuery, key string) Report {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
+	groupBy := slices.Clone(q.GroupBy) // the rows' own: a memo hands them to other callers
 	for _, id := range ids {
 		g := groups[id]
-		rep.Rows = append(rep.Rows, ReportRow{GroupBy: q.GroupBy, Vals: g.vals, Sessions: g.sessions, Usage: g.usage})
+		rep.Rows = append(rep.Rows, ReportRow{GroupBy: groupBy, Vals: g.vals, Sessions: g.sessions, Usage: g.usage})
 	}
 	return rep
 }
