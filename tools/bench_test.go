@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -87,5 +88,87 @@ func BenchmarkListAfterAppend(b *testing.B) {
 			b.Fatal(err)
 		}
 		json.Marshal(out)
+	}
+}
+
+// BenchmarkRetainedAfterEachTool measures what a warm store keeps after each
+// answer: every tool of the bench's order (scripts/bench toolCalls) at its
+// defaults and at every bound's maximum, on one store, with two
+// collections after each answer. It reports the live heap after the answer
+// less the live heap before it (retained-MB); the time is the answer's,
+// with the store's look at the files (a sweep: no watcher runs here). On
+// a generated corpus (AGENT_ACTIVITY_BENCH_ROOT, AGENT_ACTIVITY_BENCH_NOW
+// for its clock), run once: -benchtime 1x.
+func BenchmarkRetainedAfterEachTool(b *testing.B) {
+	root := os.Getenv("AGENT_ACTIVITY_BENCH_ROOT")
+	if root == "" {
+		b.Skip("set AGENT_ACTIVITY_BENCH_ROOT to a log root")
+	}
+	now := time.Now()
+	if v := os.Getenv("AGENT_ACTIVITY_BENCH_NOW"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		now = t
+	}
+	raw, _ := os.ReadFile("../pricing.json")
+	pt, _ := pricing.Load(raw, nil, "")
+	st := logs.NewStore(logs.Config{Agents: []transcript.Agent{claudecode.Agent{}}, Roots: []string{root}, Now: func() time.Time { return now }, Pricing: pt})
+	snap, err := st.Snapshot(context.Background(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var session string // the largest main transcript's, as the bench's session tools
+	var largest int64
+	for _, s := range snap.Sessions {
+		if s.Main != nil && s.Main.Size > largest {
+			session, largest = s.ID, s.Main.Size
+		}
+	}
+	live := func() float64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return float64(m.HeapAlloc)
+	}
+	specs := map[string]Spec{}
+	for _, s := range All(Deps{Store: st}) {
+		specs[s.Tool.Name] = s
+	}
+	sess := `"session":"` + session + `"`
+	for _, c := range []struct{ tool, def, most string }{
+		{"list_recent_sessions", `{}`, `{"limit":200,"detail":true}`},
+		{"summarize_work", `{}`, `{"since":"30d","limit":50}`},
+		{"tail_agent_log", `{` + sess + `}`, `{` + sess + `,"limit":1000,"detail":true}`},
+		{"summarize_tool_calls", `{` + sess + `}`, `{` + sess + `,"limit":200,"detail":true}`},
+		{"session_recap", `{` + sess + `}`, `{` + sess + `,"detail":true}`},
+		{"search_transcripts", `{"query":"error"}`, `{"query":"error","limit":200}`},
+		{"file_activity", `{"path":"**/*"}`, `{"path":"**/*","limit":500}`},
+		{"usage_report", `{}`, `{"group_by":"session,model","limit":1000}`},
+		{"pacing_window", `{}`, `{"hours":168}`},
+		{"coverage_stats", `{}`, ""}, // no bounds
+		{"scan_secrets", `{}`, `{"max_findings":1000}`},
+	} {
+		for _, args := range []string{c.def, c.most} {
+			if args == "" {
+				continue
+			}
+			name := c.tool + "/defaults"
+			if args != c.def {
+				name = c.tool + "/at_max"
+			}
+			b.Run(name, func(b *testing.B) {
+				before := live()
+				for i := 0; i < b.N; i++ {
+					if _, err := specs[c.tool].Call(context.Background(), []byte(args)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StopTimer()
+				b.ReportMetric((live()-before)/1e6, "retained-MB")
+			})
+		}
 	}
 }
