@@ -1,8 +1,9 @@
 package tools
 
 import (
+	"cmp"
 	"context"
-	"sort"
+	"slices"
 
 	"github.com/agent-activity/agent-activity/logs"
 )
@@ -89,9 +90,34 @@ func FileActivity(d Deps) Spec {
 				return FileActivityOut{}, err
 			}
 			sessions = a.filter(sessions)
-			touches := snap.FileActivity(pm, sessions, tr)
-			pg, pager, more := page(touches, touchPos, &a.CursorArg, *a.Limit)
-			out := FileActivityOut{Touches: []FileTouchOut{}, TotalTouches: len(touches), CoverageFrom: rfcTime(snap.CoverageFrom()), page: pager}
+			// One pass over the touches: the page keeps its candidates, the
+			// sessions are added up from every touch.
+			type touched struct {
+				out  *FileSessionOut
+				last int64 // the newest touch's time
+				rank int   // the session's place among the touched ones, in sessions' order
+			}
+			bySession := map[*logs.Session]*touched{}
+			var order []*touched
+			total := 0
+			touches := func(yield func(*logs.FileTouch) bool) {
+				for t := range snap.FileTouches(pm, sessions, tr) {
+					total++
+					ts := bySession[t.Session]
+					if ts == nil {
+						ts = &touched{out: &FileSessionOut{SessionID: t.Session.ID, Repo: clip(t.Session.Repo)}, last: t.Call.Time, rank: len(order)}
+						bySession[t.Session] = ts
+						order = append(order, ts)
+					}
+					ts.last = max(ts.last, t.Call.Time)
+					ts.out.Touches++
+					if !yield(t) {
+						return
+					}
+				}
+			}
+			pg, pager, more := pageSeq(touches, touchPos, &a.CursorArg, *a.Limit)
+			out := FileActivityOut{Touches: []FileTouchOut{}, TotalTouches: total, CoverageFrom: rfcTime(snap.CoverageFrom()), page: pager}
 			for _, t := range pg {
 				out.Touches = append(out.Touches, FileTouchOut{SessionID: t.Session.ID, ToolUseID: clip(t.Call.ID()), Repo: clip(t.Session.Repo),
 					Timestamp: rfc(t.Call.Time), ToolName: name(t.Call.Name()), Action: t.Action.String(),
@@ -100,35 +126,31 @@ func FileActivity(d Deps) Spec {
 			if more {
 				out.Truncated, out.NextCursor = true, pager.after(len(pg))
 			}
-			// The sessions, from every touch (newest first, as touches are).
-			bySession := map[*logs.Session]*FileSessionOut{}
-			lastMs := map[*logs.Session]int64{}
-			var order []*logs.Session
-			for _, t := range touches {
-				fs := bySession[t.Session]
-				if fs == nil {
-					fs = &FileSessionOut{SessionID: t.Session.ID, Repo: clip(t.Session.Repo)}
-					bySession[t.Session] = fs
-					order = append(order, t.Session)
-					lastMs[t.Session] = t.Call.Time
+			// The sessions, newest last touch first; of equal ones (as shown), the
+			// one whose newest touch is newer, then the one listed first: the
+			// order they first appear in among the touches, newest first.
+			for _, ts := range order {
+				ts.out.LastTouch = rfc(ts.last)
+			}
+			slices.SortStableFunc(order, func(a, b *touched) int {
+				if a.out.LastTouch != b.out.LastTouch {
+					return -cmp.Compare(a.out.LastTouch, b.out.LastTouch)
 				}
-				lastMs[t.Session] = max(lastMs[t.Session], t.Call.Time)
-				fs.Touches++
-			}
-			for s, fs := range bySession {
-				fs.LastTouch = rfc(lastMs[s])
-			}
-			sort.SliceStable(order, func(i, j int) bool { return bySession[order[i]].LastTouch > bySession[order[j]].LastTouch })
+				if a.last != b.last {
+					return -cmp.Compare(a.last, b.last)
+				}
+				return cmp.Compare(a.rank, b.rank)
+			})
 			out.SessionsTotal = len(order)
 			if a.Cursor != "" {
 				return out, nil // the first page listed them
 			}
-			for i, s := range order {
+			for i, ts := range order {
 				if i == min(maxFileSessions, *a.Limit) { // limit bounds both lists: limit=5 listed 100 sessions, 13,600 characters
 					out.SessionsTruncated = true
 					break
 				}
-				out.Sessions = append(out.Sessions, *bySession[s])
+				out.Sessions = append(out.Sessions, *ts.out)
 			}
 			return out, nil
 		}).withHints("file history which sessions touched edited read wrote file path glob changes", false)

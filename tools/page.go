@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"iter"
 	"slices"
 
 	"github.com/agent-activity/agent-activity/logs"
@@ -173,9 +174,22 @@ func (p pager) after(n int) string {
 // equal keys keep their order. It holds at most 2*limit candidates at a time
 // (a whole history's file touches are tens of thousands).
 func page[T any](items []T, key func(*T) pos, c *CursorArg, limit int) ([]T, pager, bool) {
+	return pageSeq(func(yield func(*T) bool) {
+		for i := range items {
+			if !yield(&items[i]) {
+				return
+			}
+		}
+	}, key, c, limit)
+}
+
+// pageSeq is page of the items seq yields, in that order: the candidates
+// are copies, so an item need not outlive its turn.
+func pageSeq[T any](seq iter.Seq[*T], key func(*T) pos, c *CursorArg, limit int) ([]T, pager, bool) {
 	type keyed struct {
 		i int
 		k pos
+		v T
 	}
 	order := func(a, b keyed) int {
 		if d := a.k.compare(b.k); d != 0 {
@@ -184,20 +198,18 @@ func page[T any](items []T, key func(*T) pos, c *CursorArg, limit int) ([]T, pag
 		return cmp.Compare(a.i, b.i)
 	}
 	limit = max(limit, 0)
-	keep, cutAt := max(64, limit), len(items)+1 // after a cut the first keep candidates remain: the first limit so far are among them
-	if keep <= len(items)/2 {
-		cutAt = 2 * keep
-	}
+	keep := max(64, limit) // after a cut the first keep candidates remain: the first limit so far are among them
 	var best []keyed
-	admitted := 0
-	for i := range items {
-		k := key(&items[i])
+	admitted, i := 0, -1
+	for it := range seq {
+		i++
+		k := key(it)
 		if !c.admits(k) {
 			continue
 		}
 		admitted++
-		best = append(best, keyed{i, k})
-		if len(best) >= cutAt {
+		best = append(best, keyed{i, k, *it})
+		if len(best) >= 2*keep {
 			slices.SortFunc(best, order)
 			best = best[:keep]
 		}
@@ -207,7 +219,7 @@ func page[T any](items []T, key func(*T) pos, c *CursorArg, limit int) ([]T, pag
 	n := min(limit, len(best))
 	out := make([]T, 0, n)
 	for _, a := range best[:n] {
-		out = append(out, items[a.i])
+		out = append(out, a.v)
 		pg.keys = append(pg.keys, a.k)
 	}
 	return out, pg, admitted > n
