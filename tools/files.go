@@ -126,21 +126,18 @@ func FileActivity(d Deps) Spec {
 			if more {
 				out.Truncated, out.NextCursor = true, pager.after(len(pg))
 			}
-			// The sessions, newest last touch first; of equal ones (as shown), the
-			// one whose newest touch is newer, then the one listed first: the
-			// order they first appear in among the touches, newest first.
-			for _, ts := range order {
-				ts.out.LastTouch = rfc(ts.last)
-			}
+			// The sessions, newest last touch first, and of equal ones the one
+			// listed first: the order they first appear in among the touches
+			// newest first (a last touch is shown to the millisecond, UTC).
 			slices.SortStableFunc(order, func(a, b *touched) int {
-				if a.out.LastTouch != b.out.LastTouch {
-					return -cmp.Compare(a.out.LastTouch, b.out.LastTouch)
-				}
 				if a.last != b.last {
 					return -cmp.Compare(a.last, b.last)
 				}
 				return cmp.Compare(a.rank, b.rank)
 			})
+			for _, ts := range order {
+				ts.out.LastTouch = rfc(ts.last)
+			}
 			out.SessionsTotal = len(order)
 			if a.Cursor != "" {
 				return out, nil // the first page listed them
