@@ -296,6 +296,9 @@ func (snap *Snapshot) report(q ReportQuery, key string) Report {
 	}
 	sort.Strings(ids)
 	groupBy := slices.Clone(q.GroupBy) // the rows' own: a memo hands them to other callers
+	if len(ids) > 0 {
+		rep.Rows = make([]ReportRow, 0, len(ids))
+	}
 	for _, id := range ids {
 		g := groups[id]
 		rep.Rows = append(rep.Rows, ReportRow{GroupBy: groupBy, Vals: g.vals, Sessions: g.sessions, Usage: g.usage})
