@@ -189,27 +189,20 @@ func (snap *Snapshot) FileTouches(pm *PathMatcher, sessions []*Session, tr TimeR
 	}
 	return func(yield func(*FileTouch) bool) {
 		var t FileTouch
-		touch := func(s *Session, call *Call, p string, a FileAction) bool {
-			if !match(p) {
-				return true
-			}
-			t = FileTouch{Session: s, Call: call, Path: p, Action: a}
-			return yield(&t)
-		}
 		for _, s := range sessions {
 			for _, call := range s.Calls() {
 				if call.Action == ActionNone || !tr.Contains(call.Time) {
 					continue
 				}
-				// Call.Touches, without an iterator made for each call (8 MB
-				// of a "**/*" over the 4 GB history).
-				if !touch(s, call, call.Path(), call.Action) {
-					return
-				}
-				for _, m := range call.More() {
-					if !touch(s, call, m.Path, m.Action) {
-						return
+				all := call.eachTouch(func(p string, a FileAction) bool {
+					if !match(p) {
+						return true
 					}
+					t = FileTouch{Session: s, Call: call, Path: p, Action: a}
+					return yield(&t)
+				})
+				if !all {
+					return
 				}
 			}
 		}
