@@ -147,3 +147,25 @@ func TestSessionModTime(t *testing.T) {
 		t.Errorf("a 1969 time reads back as %v", got)
 	}
 }
+
+// TestCallTouchesAPatch: a call that touched several files (a patch) yields
+// its Path first, then the further files in order, and stops when asked;
+// a call with no action touches nothing.
+func TestCallTouchesAPatch(t *testing.T) {
+	more := []transcript.CallFile{{Path: "b.go", Action: ActionWrite}, {Path: "c.go", Action: ActionEdit}}
+	c := Call{Action: ActionEdit, files: newCallFiles(&callFiles{}, "a.go", "call_1", more)}
+	var got []string
+	for p, a := range c.Touches() {
+		got = append(got, p+" "+a.String())
+	}
+	if want := []string{"a.go edit", "b.go write", "c.go edit"}; !slices.Equal(got, want) {
+		t.Fatalf("touches %q, want %q", got, want)
+	}
+	n := 0
+	if c.eachTouch(func(string, FileAction) bool { n++; return n < 2 }) || n != 2 {
+		t.Fatalf("a walk stopped at the second touch went to %d touches and reported it saw all", n)
+	}
+	if !(&Call{}).eachTouch(func(string, FileAction) bool { t.Fatal("a call with no action touched a file"); return true }) {
+		t.Fatal("a call with no action reported a stopped walk")
+	}
+}
