@@ -4,7 +4,6 @@ import (
 	"iter"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -139,22 +138,6 @@ func (pm *PathMatcher) Match(file string) bool {
 		}
 	}
 	return false
-}
-
-// FileActivity lists every touch of matching files in the sessions, newest first.
-func (snap *Snapshot) FileActivity(pm *PathMatcher, sessions []*Session, tr TimeRange) []FileTouch {
-	// Counted first, then filled: on a whole history the list is tens of
-	// thousands of touches, and growing it by doubling would hold twice that.
-	n := 0
-	for range snap.FileTouches(pm, sessions, tr) {
-		n++
-	}
-	out := make([]FileTouch, 0, n)
-	for t := range snap.FileTouches(pm, sessions, tr) {
-		out = append(out, *t)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Call.Time > out[j].Call.Time })
-	return out
 }
 
 // FileTouches yields every touch of matching files in the sessions, a

@@ -258,7 +258,8 @@ func (e *hostileEnv) checkNeighbour(snap *Snapshot) {
 		if err != nil {
 			e.t.Fatal(err)
 		}
-		snap.FileActivity(pm, snap.Sessions, TimeRange{})
+		for range snap.FileTouches(pm, snap.Sessions, TimeRange{}) {
+		}
 		return true
 	})
 }

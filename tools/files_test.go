@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -13,10 +14,22 @@ import (
 	"github.com/agent-activity/agent-activity/logs"
 )
 
+// touchesNewestFirst is every touch FileTouches yields, newest first (ties
+// in its order): the list file_activity once paged, for the tests to check
+// its answers against.
+func touchesNewestFirst(snap *logs.Snapshot, pm *logs.PathMatcher, ss []*logs.Session) []logs.FileTouch {
+	var out []logs.FileTouch
+	for t := range snap.FileTouches(pm, ss, logs.TimeRange{}) {
+		out = append(out, *t)
+	}
+	slices.SortStableFunc(out, func(a, b logs.FileTouch) int { return cmp.Compare(b.Call.Time, a.Call.Time) })
+	return out
+}
+
 // TestFileActivitySessionsOrder: file_activity's sessions are in the order
 // they first appear among the touches newest first, then by their last touch
 // as shown: the rule of the list of every touch the tool once sorted, which
-// the test applies to logs.FileActivity's list. Two copies of a session under
+// the test applies to touchesNewestFirst's list. Two copies of a session under
 // new ids (their own message and tool_use ids) touch the same files at the
 // same times as it does, so three sessions tie on every last touch.
 func TestFileActivitySessionsOrder(t *testing.T) {
@@ -45,7 +58,7 @@ func TestFileActivitySessionsOrder(t *testing.T) {
 	// The rule, on the list of every touch newest first.
 	var want []FileSessionOut
 	at := map[string]int{}
-	for _, tc := range snap.FileActivity(pm, snap.Sessions, logs.TimeRange{}) {
+	for _, tc := range touchesNewestFirst(snap, pm, snap.Sessions) {
 		i, ok := at[tc.Session.ID]
 		if !ok {
 			i = len(want)

@@ -165,7 +165,7 @@ func wantTouches(path, repo string) func(*testing.T, *logs.Snapshot) []string {
 				ss = append(ss, s)
 			}
 		}
-		touches := snap.FileActivity(pm, ss, logs.TimeRange{})
+		touches := touchesNewestFirst(snap, pm, ss)
 		sort.SliceStable(touches, func(i, j int) bool { return touchPos(&touches[i]).compare(touchPos(&touches[j])) < 0 })
 		var out []string
 		for _, tc := range touches {
