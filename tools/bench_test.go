@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agent-activity/agent-activity/claudecode"
+	"github.com/agent-activity/agent-activity/internal/benchcalls"
 	"github.com/agent-activity/agent-activity/transcript"
 
 	"github.com/agent-activity/agent-activity/logs"
@@ -92,7 +93,7 @@ func BenchmarkListAfterAppend(b *testing.B) {
 }
 
 // BenchmarkRetainedAfterEachTool measures what a warm store keeps after each
-// answer: every tool of the bench's order (scripts/bench toolCalls) at its
+// answer: every tool of the bench's order (benchcalls.Order) at its
 // defaults and at every bound's maximum, on one store, with two
 // collections after each answer. It reports the live heap after the answer
 // less the live heap before it (retained-MB); the time is the answer's,
@@ -137,32 +138,22 @@ func BenchmarkRetainedAfterEachTool(b *testing.B) {
 	for _, s := range All(Deps{Store: st}) {
 		specs[s.Tool.Name] = s
 	}
-	sess := `"session":"` + session + `"`
-	for _, c := range []struct{ tool, def, most string }{
-		{"list_recent_sessions", `{}`, `{"limit":200,"detail":true}`},
-		{"summarize_work", `{}`, `{"since":"30d","limit":50}`},
-		{"tail_agent_log", `{` + sess + `}`, `{` + sess + `,"limit":1000,"detail":true}`},
-		{"summarize_tool_calls", `{` + sess + `}`, `{` + sess + `,"limit":200,"detail":true}`},
-		{"session_recap", `{` + sess + `}`, `{` + sess + `,"detail":true}`},
-		{"search_transcripts", `{"query":"error"}`, `{"query":"error","limit":200}`},
-		{"file_activity", `{"path":"**/*"}`, `{"path":"**/*","limit":500}`},
-		{"usage_report", `{}`, `{"group_by":"session,model","limit":1000}`},
-		{"pacing_window", `{}`, `{"hours":168}`},
-		{"coverage_stats", `{}`, ""}, // no bounds
-		{"scan_secrets", `{}`, `{"max_findings":1000}`},
-	} {
-		for _, args := range []string{c.def, c.most} {
-			if args == "" {
-				continue
+	for _, c := range benchcalls.Order(session) {
+		for _, run := range []struct {
+			name string
+			args map[string]any
+		}{{"defaults", c.Defaults}, {"at_max", c.Max}} {
+			if run.args == nil {
+				continue // no bounds
 			}
-			name := c.tool + "/defaults"
-			if args != c.def {
-				name = c.tool + "/at_max"
+			args, err := json.Marshal(run.args)
+			if err != nil {
+				b.Fatal(err)
 			}
-			b.Run(name, func(b *testing.B) {
+			b.Run(c.Tool+"/"+run.name, func(b *testing.B) {
 				before := live()
 				for i := 0; i < b.N; i++ {
-					if _, err := specs[c.tool].Call(context.Background(), []byte(args)); err != nil {
+					if _, err := specs[c.Tool].Call(context.Background(), args); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -44,6 +44,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-activity/agent-activity/internal/benchcalls"
 	"github.com/agent-activity/agent-activity/internal/stdiotest"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -310,7 +311,7 @@ func benchSize(cfg config, bin, gen, size string) (*sizeResult, error) {
 		}
 	}
 	session, sessionSize := largestSession(root)
-	calls := toolCalls(session)
+	calls := benchcalls.Order(session)
 	if err := warm.everyTool(calls); err != nil {
 		return nil, err
 	}
@@ -334,30 +335,6 @@ func benchSize(cfg config, bin, gen, size string) (*sizeResult, error) {
 		measures: ms, answers: answers, answersRSS: answersRSS, resident: resident,
 		session: session, sessionMB: sessionSize >> 20,
 	}, nil
-}
-
-// toolCall is a tool's arguments: def asks with its defaults (and what it
-// needs), most with every bound at its maximum (nil: it has no bounds).
-type toolCall struct {
-	tool      string
-	def, most map[string]any
-}
-
-// toolCalls lists every tool's arguments; the session tools read session.
-func toolCalls(session string) []toolCall {
-	return []toolCall{
-		{"list_recent_sessions", map[string]any{}, map[string]any{"limit": 200, "detail": true}},
-		{"summarize_work", map[string]any{}, map[string]any{"since": "30d", "limit": 50}},
-		{"tail_agent_log", map[string]any{"session": session}, map[string]any{"session": session, "limit": 1000, "detail": true}},
-		{"summarize_tool_calls", map[string]any{"session": session}, map[string]any{"session": session, "limit": 200, "detail": true}},
-		{"session_recap", map[string]any{"session": session}, map[string]any{"session": session, "detail": true}},
-		{"search_transcripts", map[string]any{"query": "error"}, map[string]any{"query": "error", "limit": 200}},
-		{"file_activity", map[string]any{"path": "**/*"}, map[string]any{"path": "**/*", "limit": 500}},
-		{"usage_report", map[string]any{}, map[string]any{"group_by": "session,model", "limit": 1000}},
-		{"pacing_window", map[string]any{}, map[string]any{"hours": 168}},
-		{"coverage_stats", map[string]any{}, nil},
-		{"scan_secrets", map[string]any{}, map[string]any{"max_findings": 1000}},
-	}
 }
 
 // largestSession is the id and size of the largest main transcript.
@@ -385,7 +362,7 @@ type answerSize struct {
 // of the server that gave them, after its first scan and after each answer:
 // a server of its own, so the warm server's memory stays that of a server
 // asked every tool once.
-func answerSizes(bin string, env []string, root string, calls []toolCall) ([]answerSize, answerPeaks, error) {
+func answerSizes(bin string, env []string, root string, calls []benchcalls.Call) ([]answerSize, answerPeaks, error) {
 	var peaks answerPeaks
 	w, err := newWarmServer(bin, env, root)
 	if err != nil {
@@ -407,12 +384,12 @@ func answerSizes(bin string, env []string, root string, calls []toolCall) ([]ans
 	}
 	var sizes []answerSize
 	for _, c := range calls {
-		a := answerSize{tool: c.tool, most: -1}
-		if a.def, err = size(c.tool, "defaults", c.def); err != nil {
+		a := answerSize{tool: c.Tool, most: -1}
+		if a.def, err = size(c.Tool, "defaults", c.Defaults); err != nil {
 			return nil, peaks, err
 		}
-		if c.most != nil {
-			if a.most, err = size(c.tool, "at max", c.most); err != nil {
+		if c.Max != nil {
+			if a.most, err = size(c.Tool, "at max", c.Max); err != nil {
 				return nil, peaks, err
 			}
 		}
@@ -804,20 +781,20 @@ func (w *warmServer) appendLine(format string) error {
 // everyTool asks every tool the server lists once, with its default
 // arguments from calls, so that the peak RSS read afterwards is that of a
 // server that has answered everything. A listed tool missing from calls is
-// an error: a new tool must join toolCalls.
-func (w *warmServer) everyTool(calls []toolCall) error {
+// an error: a new tool must join benchcalls.Order.
+func (w *warmServer) everyTool(calls []benchcalls.Call) error {
 	res, err := w.srv.Client.ListTools(w.ctx, mcp.ListToolsRequest{})
 	if err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}
 	args := map[string]map[string]any{}
 	for _, c := range calls {
-		args[c.tool] = c.def
+		args[c.Tool] = c.Defaults
 	}
 	for _, t := range res.Tools {
 		a, ok := args[t.Name]
 		if !ok {
-			return fmt.Errorf("the server lists %s, which the bench does not call: add it to toolCalls", t.Name)
+			return fmt.Errorf("the server lists %s, which the bench does not call: add it to benchcalls.Order", t.Name)
 		}
 		if _, _, err := w.call(t.Name, a)(); err != nil {
 			return fmt.Errorf("%s: %w", t.Name, err)
@@ -917,7 +894,7 @@ func toolPeaks(w io.Writer, cfg config, bin, gen, size string) error {
 	}
 	root := filepath.Join(dir, "projects")
 	session, _ := largestSession(root)
-	_, peaks, err := answerSizes(bin, append(benchEnv(root), "AGENT_ACTIVITY_NOW="+tr.Now), root, toolCalls(session))
+	_, peaks, err := answerSizes(bin, append(benchEnv(root), "AGENT_ACTIVITY_NOW="+tr.Now), root, benchcalls.Order(session))
 	if err != nil {
 		return err
 	}
