@@ -32,16 +32,16 @@ func TestReportMemoBudget(t *testing.T) {
 	memoized := func(q ReportQuery) (report, runs bool) {
 		key := q.key()
 		snap.memoMu.Lock()
-		_, report = snap.reports[key]
+		_, report = snap.reports.get(key)
 		snap.memoMu.Unlock()
 		snap.runsMemo.mu.Lock()
-		_, runs = snap.runsMemo.byQ[key]
+		_, runs = snap.runsMemo.byQ.get(key)
 		snap.runsMemo.mu.Unlock()
 		return report, runs
 	}
 	held := func(want int) {
 		t.Helper()
-		if r, g := snap.reportRows, snap.runsMemo.rows; r != want || g != want {
+		if r, g := snap.reports.rows, snap.runsMemo.byQ.rows; r != want || g != want {
 			t.Fatalf("the memos hold %d and %d rows, want %d", r, g, want)
 		}
 	}
@@ -94,11 +94,11 @@ func TestRunsMemoCountsAReplacedStateOnce(t *testing.T) {
 	m.put("q", 30, state(30))
 	m.put("p", 10, state(10))
 	m.put("q", 40, state(40))
-	if m.rows != 50 || len(m.byQ) != 2 || len(m.byQ["q"].groups) != 40 {
-		t.Fatalf("rows %d, %d states, q of %d groups; want 50, 2 and 40", m.rows, len(m.byQ), len(m.byQ["q"].groups))
+	if q, _ := m.byQ.get("q"); m.byQ.rows != 50 || len(m.byQ.byKey) != 2 || len(q.groups) != 40 {
+		t.Fatalf("rows %d, %d states, q of %d groups; want 50, 2 and 40", m.byQ.rows, len(m.byQ.byKey), len(q.groups))
 	}
 	m.put("r", 50, state(50)) // 50 + 50 is the budget: kept beside the others
-	if m.rows != 100 || len(m.byQ) != 3 {
-		t.Fatalf("rows %d, %d states; want 100 and 3", m.rows, len(m.byQ))
+	if m.byQ.rows != 100 || len(m.byQ.byKey) != 3 {
+		t.Fatalf("rows %d, %d states; want 100 and 3", m.byQ.rows, len(m.byQ.byKey))
 	}
 }

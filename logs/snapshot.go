@@ -29,10 +29,9 @@ type Snapshot struct {
 	oldest       atomic.Pointer[int64] // CoverageFrom's unix ms, once computed (an extension keeps its predecessor's)
 	torn         []*Session            // the sessions with a torn file: their skipped lines depend on the clock
 
-	memoMu     sync.Mutex
-	reports    map[string]Report    // see Report
-	reportRows int                  // the rows of reports, at most memoRows
-	machines   map[string]*Snapshot // see OnMachine
+	memoMu   sync.Mutex
+	reports  rowMemo[Report]      // see Report
+	machines map[string]*Snapshot // see OnMachine
 
 	// Every session's usage buckets in one list, a run per session in the
 	// order of the last full build, so that a report reads them in a row

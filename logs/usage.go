@@ -85,23 +85,15 @@ func MatchRepo(s *Session, repo string) bool {
 func (snap *Snapshot) Report(q ReportQuery) Report {
 	key := q.key()
 	snap.memoMu.Lock()
-	rep, ok := snap.reports[key]
+	rep, ok := snap.reports.get(key)
 	snap.memoMu.Unlock()
 	if ok {
 		return rep
 	}
 	rep = snap.report(q, key)
-	if n := len(rep.Rows); n <= memoRows/2 {
-		snap.memoMu.Lock()
-		if _, made := snap.reports[key]; !made { // else a call at the same time kept its own
-			if snap.reports == nil || len(snap.reports) >= 64 || snap.reportRows+n > memoRows {
-				snap.reports, snap.reportRows = map[string]Report{}, 0
-			}
-			snap.reports[key] = rep
-			snap.reportRows += n
-		}
-		snap.memoMu.Unlock()
-	}
+	snap.memoMu.Lock()
+	snap.reports.put(key, len(rep.Rows), func() Report { return rep })
+	snap.memoMu.Unlock()
 	return rep
 }
 
@@ -120,6 +112,45 @@ func (q ReportQuery) key() string {
 // held 10.4 MB for as long as the snapshot lived, to answer again in 56 ms
 // instead of 72-99 (docs/choices.md, "Memos within a row budget").
 var memoRows = 4096 // a variable for the tests alone
+
+// memoEntries bounds the entries of a memo as memoRows its rows: reports of
+// no rows cost a lookup's entry each.
+const memoEntries = 64
+
+// rowMemo is a memo of reports by query within memoRows rows and
+// memoEntries entries; its zero value is empty, and its owner locks it.
+type rowMemo[V any] struct {
+	byKey map[string]memoed[V]
+	rows  int // the rows of byKey's values
+}
+
+type memoed[V any] struct {
+	v    V
+	rows int
+}
+
+func (m *rowMemo[V]) get(key string) (V, bool) {
+	e, ok := m.byKey[key]
+	return e.v, ok
+}
+
+// put keeps the value made for key, of rows rows, in place of the one kept
+// before for it (made at the same time, or before an append moved the
+// snapshots on); made is called only when the value is kept.
+func (m *rowMemo[V]) put(key string, rows int, made func() V) {
+	if rows > memoRows/2 {
+		return
+	}
+	if old, ok := m.byKey[key]; ok {
+		m.rows -= old.rows
+		delete(m.byKey, key)
+	}
+	if m.byKey == nil || len(m.byKey) >= memoEntries || m.rows+rows > memoRows {
+		m.byKey, m.rows = map[string]memoed[V]{}, 0
+	}
+	m.byKey[key] = memoed[V]{made(), rows}
+	m.rows += rows
+}
 
 // reportGroup is a row of a report being added up.
 type reportGroup struct {
@@ -145,35 +176,22 @@ type runsReport struct {
 // runsMemo holds runsReports by query, for the snapshots that share a full
 // build's runs.
 type runsMemo struct {
-	mu   sync.Mutex
-	byQ  map[string]runsReport
-	rows int // the groups of byQ, at most memoRows
+	mu  sync.Mutex
+	byQ rowMemo[runsReport]
 }
 
 func (m *runsMemo) get(key string, gone int) (runsReport, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r, ok := m.byQ[key]
+	r, ok := m.byQ.get(key)
 	return r, ok && r.gone == gone
 }
 
-// put keeps r, made by a walk of groups groups, within memoRows as Report
-// keeps its reports.
+// put keeps the state made by a walk of groups groups (see rowMemo.put).
 func (m *runsMemo) put(key string, groups int, r func() runsReport) {
-	if groups > memoRows/2 {
-		return
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if old, ok := m.byQ[key]; ok {
-		m.rows -= len(old.groups) // a walk at the same time, or one before an append (gone moved on)
-		delete(m.byQ, key)
-	}
-	if m.byQ == nil || len(m.byQ) >= 16 || m.rows+groups > memoRows {
-		m.byQ, m.rows = map[string]runsReport{}, 0
-	}
-	m.byQ[key] = r()
-	m.rows += groups
+	m.byQ.put(key, groups, r)
 }
 
 // cloneGroups copies the groups, so that adding to the copy leaves them as
