@@ -93,7 +93,7 @@ func FileActivity(d Deps) Spec {
 			// One pass over the touches: the page keeps its candidates, the
 			// sessions are added up from every touch.
 			type touched struct {
-				out  *FileSessionOut
+				FileSessionOut
 				last int64 // the newest touch's time
 				rank int   // the session's place among the touched ones, in sessions' order
 			}
@@ -105,12 +105,12 @@ func FileActivity(d Deps) Spec {
 					total++
 					ts := bySession[t.Session]
 					if ts == nil {
-						ts = &touched{out: &FileSessionOut{SessionID: t.Session.ID, Repo: clip(t.Session.Repo)}, last: t.Call.Time, rank: len(order)}
+						ts = &touched{FileSessionOut: FileSessionOut{SessionID: t.Session.ID, Repo: clip(t.Session.Repo)}, last: t.Call.Time, rank: len(order)}
 						bySession[t.Session] = ts
 						order = append(order, ts)
 					}
 					ts.last = max(ts.last, t.Call.Time)
-					ts.out.Touches++
+					ts.Touches++
 					if !yield(t) {
 						return
 					}
@@ -136,7 +136,7 @@ func FileActivity(d Deps) Spec {
 				return cmp.Compare(a.rank, b.rank)
 			})
 			for _, ts := range order {
-				ts.out.LastTouch = rfc(ts.last)
+				ts.LastTouch = rfc(ts.last)
 			}
 			out.SessionsTotal = len(order)
 			if a.Cursor != "" {
@@ -147,7 +147,7 @@ func FileActivity(d Deps) Spec {
 					out.SessionsTruncated = true
 					break
 				}
-				out.Sessions = append(out.Sessions, *ts.out)
+				out.Sessions = append(out.Sessions, ts.FileSessionOut)
 			}
 			return out, nil
 		}).withHints("file history which sessions touched edited read wrote file path glob changes", false)
