@@ -47,8 +47,8 @@ func snapshotOf(t testing.TB, roots []string, now time.Time) *Snapshot {
 func TestPublicCorpusTotals(t *testing.T) {
 	snap := snapshotOf(t, corpusRoots(t), time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
 	var total Usage
-	for r := range snap.AllResponses() {
-		total.Add(r.Usage())
+	for s, r := range snap.AllResponses() {
+		total.Add(s.UsageOf(r))
 	}
 	if got, want := len(snap.Sessions), 13; got != want {
 		t.Errorf("sessions = %d, want %d", got, want)

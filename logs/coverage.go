@@ -86,13 +86,13 @@ func (snap *Snapshot) computeCoverage() Coverage {
 		}
 	}
 	c.Projects = len(projects)
-	for r := range snap.AllResponses() {
+	for s, r := range snap.AllResponses() {
 		t := c.Models[r.Model()]
 		if t == nil {
 			t = &Tally{}
 			c.Models[r.Model()] = t
 		}
-		t.addResponse(r)
+		t.addResponse(s, r)
 	}
 	sort.Strings(c.Accounting.Differing)
 	return c

@@ -45,15 +45,15 @@ type ToolCallRow struct {
 // session (most recently active first), each once.
 func (snap *Snapshot) ExportResponses(r TimeRange) iter.Seq[ResponseRow] {
 	return func(yield func(ResponseRow) bool) {
-		for resp := range snap.AllResponses() {
+		for s, resp := range snap.AllResponses() {
 			if !r.Contains(resp.Time) {
 				continue
 			}
-			s, u := resp.Session, resp.Usage()
-			row := ResponseRow{Time: resp.Time, Machine: s.Machine, Agent: agentName(resp.File), SessionID: s.ID, Repo: s.Repo,
+			u := s.UsageOf(resp)
+			row := ResponseRow{Time: resp.Time, Machine: s.Machine, Agent: s.Agent, SessionID: s.ID, Repo: s.Repo,
 				Model: resp.Model(), Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreate(),
 				CacheRead: u.CacheRead, CostStatus: pricing.StatusEstimated}
-			usd, priced := resp.Price()
+			usd, priced := s.PriceOf(resp)
 			row.Cost = usd
 			if row.Model == "" {
 				row.Model = "(unknown)"

@@ -522,8 +522,8 @@ func TestHostileWrongTypes(t *testing.T) {
 		t.Errorf("repo %q title %q", s.Repo, s.Title)
 	}
 	// Tokens of mistyped fields are not invented; the well-formed response counts.
-	for r := range snap.AllResponses() {
-		if u := r.Usage(); r.Session == s && (u.Input < 0 || u.Output < 0 || u.CacheRead < 0) {
+	for rs, r := range snap.AllResponses() {
+		if u := rs.UsageOf(r); rs == s && (u.Input < 0 || u.Output < 0 || u.CacheRead < 0) {
 			t.Errorf("negative tokens reach the totals: %+v", u)
 		}
 	}

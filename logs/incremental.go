@@ -74,7 +74,6 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 	next := map[*Session]*Session{}
 	for _, s := range touched {
 		var ns *Session
-		var moved [][2]*FileSummary // this session's grown files: old, new
 		for i := -1; i < len(s.Subagents); i++ {
 			f := s.Main
 			if i >= 0 {
@@ -84,7 +83,6 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 			if f == nil || !ok {
 				continue
 			}
-			moved = append(moved, [2]*FileSummary{f, nf})
 			if ns == nil {
 				ns = s.successor()
 			}
@@ -119,15 +117,6 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 		if s.wide != nil { // shared with s until ns adds one: append copies
 			w := slices.Clip(*s.wide)
 			ns.wide = &w
-		}
-		for i := range ns.responses {
-			r := &ns.responses[i]
-			r.Session = ns
-			for _, m := range moved {
-				if r.File == m[0] {
-					r.File = m[1]
-				}
-			}
 		}
 		s.home.s = ns // the index finds ns where it found s
 		next[s] = ns
@@ -167,7 +156,7 @@ func extendSnapshot(prev *Snapshot, index *respIndex, grown map[*FileSummary]*Fi
 			}
 			st.joined++
 		}
-		if ns.keptResponses(old, grown) {
+		if ns.keptResponses(old) {
 			ns.continueTally(old, prev.Pricing, prev.cfg.Location)
 			if len(joins[old]) == 0 && ns.keptCalls(old, grown) {
 				ns.continueCalls(old, index)
@@ -305,7 +294,7 @@ func (s *Session) claimAdded(index *respIndex, f *FileSummary) bool {
 			continue
 		}
 		if ref, ok := index.get(m.Key); ok && m.Key != 0 {
-			if ref.h != s.home || int(ref.i) < from || s.responses[ref.i].File != f {
+			if ref.h != s.home || int(ref.i) < from || s.responses[ref.i].file != f.no {
 				return false
 			}
 		}
@@ -367,26 +356,17 @@ func sameMessage(a, b *Message) bool {
 type extendStats struct{ continued, tallyOnly, retallied, born, joined int }
 
 // keptResponses reports whether the extended session s begins with every
-// response of old, unchanged (a file moved to its extended summary is the
-// same file), so that its tallies can go on from old's. A kept response
-// whose copy was merged again has the same model and usage, so it has the
-// same price (Response.Price).
-func (s *Session) keptResponses(old *Session, grown map[*FileSummary]*FileSummary) bool {
+// response of old, unchanged (a file's extended summary has its number),
+// so that its tallies can go on from old's. A kept response whose copy was
+// merged again has the same model and usage, so it has the same price
+// (Session.PriceOf).
+func (s *Session) keptResponses(old *Session) bool {
 	if len(s.responses) < len(old.responses) {
 		return false
 	}
-	var lastOld, lastNew *FileSummary // responses come in runs of one file: look each file up once
 	for i := range old.responses {
 		a, b := &old.responses[i], &s.responses[i]
-		f := a.File
-		if f != lastOld {
-			lastOld, lastNew = f, f
-			if nf, ok := grown[f]; ok {
-				lastNew = nf
-			}
-		}
-		f = lastNew
-		if a.key != b.key || f != b.File || a.Time != b.Time || a.model != b.model || !a.sameUsage(b) ||
+		if a.key != b.key || a.file != b.file || a.Time != b.Time || a.model != b.model || !a.sameUsage(old, b, s) ||
 			a.Sidechain != b.Sidechain || a.Advisor != b.Advisor || a.has(respAdvised) != b.has(respAdvised) {
 			return false
 		}

@@ -22,8 +22,8 @@ func digest(sn *Snapshot) string {
 	var b strings.Builder
 	var total Usage
 	n := 0
-	for r := range sn.AllResponses() {
-		total.Add(r.Usage())
+	for s, r := range sn.AllResponses() {
+		total.Add(s.UsageOf(r))
 		n++
 	}
 	fmt.Fprintf(&b, "responses=%d total=%+v coverage_from=%s\n", n, total, sn.CoverageFrom())

@@ -81,8 +81,8 @@ const textBlock = `{"type":"text","text":"hello"}`
 
 func totalOf(s *Snapshot) Usage {
 	var u Usage
-	for r := range s.AllResponses() {
-		u.Add(r.Usage())
+	for rs, r := range s.AllResponses() {
+		u.Add(rs.UsageOf(r))
 	}
 	return u
 }

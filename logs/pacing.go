@@ -16,25 +16,25 @@ type Pacing struct {
 func (snap *Snapshot) Pace(since int64, agent string) Pacing {
 	p := Pacing{ByModel: map[string]*Tally{}}
 	seen := map[*Session]int64{}
-	for r := range snap.AllResponses() {
-		if r.Time < since || !MatchAgent(r.Session, agent) {
+	for s, r := range snap.AllResponses() {
+		if r.Time < since || !MatchAgent(s, agent) {
 			continue
 		}
-		p.Usage.addResponse(r)
+		p.Usage.addResponse(s, r)
 		t := p.ByModel[r.Model()]
 		if t == nil {
 			t = &Tally{}
 			p.ByModel[r.Model()] = t
 		}
-		t.addResponse(r)
+		t.addResponse(s, r)
 		if p.First == 0 || r.Time < p.First {
 			p.First = r.Time
 		}
 		if r.Time > p.Last {
 			p.Last = r.Time
 		}
-		if r.Time > seen[r.Session] {
-			seen[r.Session] = r.Time
+		if r.Time > seen[s] {
+			seen[s] = r.Time
 		}
 	}
 	for s := range seen {

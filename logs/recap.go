@@ -174,16 +174,15 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 			return nil, unreadable(s, err)
 		}
 	}
-	usageByFile := map[*FileSummary]*Tally{}
+	usageByFile := map[uint32]*Tally{} // by the file's number; the subagents' are read
 	for i := range s.responses {
-		if resp := &s.responses[i]; resp.File != nil && resp.File.Kind != MainFile {
-			t := usageByFile[resp.File]
-			if t == nil {
-				t = &Tally{}
-				usageByFile[resp.File] = t
-			}
-			t.addResponse(resp)
+		resp := &s.responses[i]
+		t := usageByFile[resp.file]
+		if t == nil {
+			t = &Tally{}
+			usageByFile[resp.file] = t
 		}
+		t.addResponse(s, resp)
 	}
 	for _, f := range s.Subagents {
 		sr := SubagentRecap{File: relPath(f.Root.Path, f.Path), AgentID: f.AgentID}
@@ -192,7 +191,7 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 		if sr.FirstPrompt == "" {
 			sr.FirstPrompt = sr.Description // a worker that only replayed its parent: its task as the sidecar says
 		}
-		if t := usageByFile[f]; t != nil {
+		if t := usageByFile[f.no]; t != nil {
 			sr.Usage = *t
 		}
 		r.Subagents = append(r.Subagents, sr)

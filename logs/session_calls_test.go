@@ -14,10 +14,10 @@ import (
 // owns, and only the others' when some are copies, in file order, whichever
 // calls the copies are.
 func TestOwnCallsRuns(t *testing.T) {
-	other := &FileSummary{}
+	other := &FileSummary{no: 1}
 	s := &Session{}
 	s.home = &sessionHome{s: s}
-	elsewhere := &Session{responses: []Response{{File: other}}}
+	elsewhere := &Session{responses: []Response{{file: other.no}}}
 	elsewhere.home = &sessionHome{s: elsewhere}
 	index := newRespIndex(1, []*sessionHome{s.home, elsewhere.home})
 	index.put(7, respRef{elsewhere.home, 0}) // response 7 is owned by another file
@@ -31,7 +31,7 @@ func TestOwnCallsRuns(t *testing.T) {
 		{[]uint64{7}, nil},
 		{nil, nil},
 	} {
-		f := &FileSummary{}
+		f := &FileSummary{no: 2}
 		for i, m := range c.msgs {
 			f.Calls = append(f.Calls, Call{Key: uint64(i), Msg: m})
 		}

@@ -208,7 +208,7 @@ func (s *Session) addRun(index *respIndex, run callRun, from int) {
 // file is that file's.
 func (s *Session) ownsCall(index *respIndex, f *FileSummary, i int) bool {
 	if m := f.Calls[i].Msg; m != 0 {
-		if ref, ok := index.get(m); ok && ref.h.s.responses[ref.i].File != f {
+		if ref, ok := index.get(m); ok && ref.h.s.responses[ref.i].file != f.no {
 			return false
 		}
 	}
@@ -219,12 +219,13 @@ func (s *Session) ownsCall(index *respIndex, f *FileSummary, i int) bool {
 // across the whole history.
 func (s *Session) Responses() []Response { return s.responses }
 
-// AllResponses iterates every API response of the history once.
-func (snap *Snapshot) AllResponses() iter.Seq[*Response] {
-	return func(yield func(*Response) bool) {
+// AllResponses iterates every API response of the history once, with the
+// session it is attributed to.
+func (snap *Snapshot) AllResponses() iter.Seq2[*Session, *Response] {
+	return func(yield func(*Session, *Response) bool) {
 		for _, s := range snap.Sessions {
 			for i := range s.responses {
-				if !yield(&s.responses[i]) {
+				if !yield(s, &s.responses[i]) {
 					return
 				}
 			}
@@ -307,16 +308,10 @@ func (t *Tally) addCost(model string, u Usage, usd float64, priced bool) {
 	t.Cost.AddCost(model, u.Total(), usd, priced)
 }
 
-// addResponse adds a response, priced now (Response.Price).
-func (t *Tally) addResponse(r *Response) {
-	usd, ok := r.Price()
-	t.addPriced(r, usd, ok)
-}
-
-// addPriced adds a response priced by the caller, who sums it into several
-// tallies at once.
-func (t *Tally) addPriced(r *Response, usd float64, priced bool) {
-	t.addCost(r.Model(), r.Usage(), usd, priced)
+// addResponse adds r, a response of s, priced now (Session.PriceOf).
+func (t *Tally) addResponse(s *Session, r *Response) {
+	usd, ok := s.PriceOf(r)
+	t.addCost(r.Model(), s.UsageOf(r), usd, ok)
 }
 
 // Merge adds o into t.
@@ -360,17 +355,18 @@ func (u *SessionUsage) modelAt(name string) int {
 }
 
 // Response is one deduplicated API response. A history holds one per model
-// turn, so it is kept in 64 bytes: its token counts as int32s when all six
+// turn, so it is kept in 56 bytes and without a pointer (the collector
+// never scans a session's list): its token counts as int32s when all six
 // fit (every real count does), else whole in its session's wide list; its
-// model as a number (nameID); its own flags in a byte; its cost computed
-// when asked (Price), not kept.
+// model as a number (nameID); its file by the file's number; its own flags
+// in a byte; its session is the one whose list holds it, and its cost is
+// computed when asked (Session.PriceOf), not kept.
 type Response struct {
 	key       uint64
-	File      *FileSummary // the file of the first copy in the owning session
-	Session   *Session
 	Time      int64
 	counts    [6]int32 // Input, Output, CacheCreate5m, CacheCreate1h, CacheRead, Reasoning; when wide, counts[0] indexes Session.wide
 	model     uint32   // nameID of the model's name
+	file      uint32   // FileSummary.no of the file of the first copy in the owning session
 	Sidechain bool
 	Advisor   bool // a second model consulted inside another response, billed at its own rates
 	flags     respFlags
@@ -395,12 +391,12 @@ func (r *Response) set(f respFlags, on bool) {
 	}
 }
 
-// Price is the response's cost in USD at list price, and whether its model
-// is priced: computed when asked from the store's table (the session's),
-// which never changes, so a sum over the same responses is the same sum
-// (8 bytes a response not kept).
-func (r *Response) Price() (usd float64, priced bool) {
-	return r.Session.pricing.Cost(r.Model(), r.Usage())
+// PriceOf is r's cost in USD at list price, and whether its model is
+// priced: computed when asked from the store's table (the session's), which
+// never changes, so a sum over the same responses is the same sum (8 bytes
+// a response not kept). r is one of the session's responses.
+func (s *Session) PriceOf(r *Response) (usd float64, priced bool) {
+	return s.pricing.Cost(r.Model(), s.UsageOf(r))
 }
 
 // Model is the name of the response's model.
@@ -409,28 +405,28 @@ func (r *Response) Model() string { return nameOf(r.model) }
 // sameUsage reports whether r and o have the same usage, comparing the
 // packed counts (a Usage compare went through memequal, a third of what an
 // extension spent comparing a session's 8,000 responses).
-func (r *Response) sameUsage(o *Response) bool {
+func (r *Response) sameUsage(rs *Session, o *Response, os *Session) bool {
 	if r.has(respWide) || o.has(respWide) {
-		return r.Usage() == o.Usage()
+		return rs.UsageOf(r) == os.UsageOf(o)
 	}
 	return r.counts == o.counts && r.has(respFast) == o.has(respFast)
 }
 
-// Usage is the response's token usage.
-func (r *Response) Usage() Usage {
+// UsageOf is the token usage of r, one of the session's responses.
+func (s *Session) UsageOf(r *Response) Usage {
 	if r.has(respWide) {
-		return (*r.Session.wide)[r.counts[0]]
+		return (*s.wide)[r.counts[0]]
 	}
 	c := &r.counts
 	return Usage{Input: int64(c[0]), Output: int64(c[1]), CacheCreate5m: int64(c[2]), CacheCreate1h: int64(c[3]),
 		CacheRead: int64(c[4]), Reasoning: int64(c[5]), Fast: r.has(respFast)}
 }
 
-// setUsage sets the response's usage; r.Session must be set. A usage that
+// setUsage sets the usage of r, a response of s. A usage that
 // does not fit the int32s goes to the session's wide list (a usage replaced
 // later leaves its old entry unused there: such counts never occur in real
 // logs, so nothing is reclaimed).
-func (r *Response) setUsage(u Usage) {
+func (r *Response) setUsage(s *Session, u Usage) {
 	n := [6]int64{u.Input, u.Output, u.CacheCreate5m, u.CacheCreate1h, u.CacheRead, u.Reasoning}
 	r.set(respFast, u.Fast)
 	r.set(respWide, false)
@@ -442,7 +438,6 @@ func (r *Response) setUsage(u Usage) {
 		r.counts[i] = int32(v)
 	}
 	if r.has(respWide) {
-		s := r.Session
 		if s.wide == nil {
 			s.wide = new([]Usage)
 		}
@@ -577,8 +572,9 @@ func (s *Session) tallyFrom(p *pricing.Table, loc *time.Location, from int) {
 	s.pricing = p
 	for i := from; i < len(s.responses); i++ {
 		r := &s.responses[i]
-		usd, priced := r.Price()
-		s.Usage.addResponse(r, usd, priced, &models)
+		u := s.UsageOf(r)
+		usd, priced := s.pricing.Cost(r.Model(), u)
+		s.Usage.addResponse(r, u, usd, priced, &models)
 		k := bucketKey{r.Time / quarterMs, r.Model()}
 		j, ok := idx[k]
 		if !ok {
@@ -586,7 +582,7 @@ func (s *Session) tallyFrom(p *pricing.Table, loc *time.Location, from int) {
 			idx[k] = j
 			s.buckets = append(s.buckets, bucket{bucketKey: k, date: localDate(k.quarter, loc)})
 		}
-		s.buckets[j].usage.addPriced(r, usd, priced)
+		s.buckets[j].usage.addCost(k.model, u, usd, priced)
 	}
 }
 
@@ -615,9 +611,9 @@ func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message, mode
 	if !m.Counts() {
 		return
 	}
-	r := Response{key: m.Key, File: f, Session: s, Time: m.Time, model: models.of(m.Model), Sidechain: m.Sidechain}
+	r := Response{key: m.Key, file: f.no, Time: m.Time, model: models.of(m.Model), Sidechain: m.Sidechain}
 	r.set(respAdvised, len(m.Advisors) > 0)
-	r.setUsage(m.Usage)
+	r.setUsage(s, m.Usage)
 	if m.Key == 0 {
 		s.responses = append(s.responses, r)
 		addAdvisors(s, &r, m)
@@ -632,7 +628,7 @@ func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message, mode
 	}
 	own := &ref.h.s.responses[ref.i]
 	had := own.has(respAdvised)
-	mergeCopy(own, s, f, m, models)
+	mergeCopy(own, ref.h.s, s, f, m, models)
 	if !had && len(m.Advisors) > 0 {
 		own.set(respAdvised, true)
 		at := *own
@@ -644,37 +640,39 @@ func claimMessage(index *respIndex, s *Session, f *FileSummary, m *Message, mode
 // time of its response r, once per response (SPEC §3 "Advisor usage").
 func addAdvisors(s *Session, r *Response, m *Message) {
 	for _, a := range m.Advisors {
-		ar := Response{File: r.File, Session: s, Time: r.Time, model: nameID(a.Model), Sidechain: r.Sidechain, Advisor: true}
-		ar.setUsage(a.Usage)
+		ar := Response{file: r.file, Time: r.Time, model: nameID(a.Model), Sidechain: r.Sidechain, Advisor: true}
+		ar.setUsage(s, a.Usage)
 		s.responses = append(s.responses, ar)
 	}
 }
 
-// mergeCopy folds another copy of a known message into its response.
-func mergeCopy(r *Response, s *Session, f *FileSummary, m *Message, models *lastName) {
-	if r.Session == s && !m.Sidechain && r.Sidechain {
-		r.Sidechain, r.File = false, f
+// mergeCopy folds another copy of a known message, read in file f of
+// session s, into its response r of session owner.
+func mergeCopy(r *Response, owner, s *Session, f *FileSummary, m *Message, models *lastName) {
+	if owner == s && !m.Sidechain && r.Sidechain {
+		r.Sidechain, r.file = false, f.no
 	}
-	if m.Usage.Output >= r.Usage().Output {
-		r.setUsage(m.Usage)
+	if m.Usage.Output >= owner.UsageOf(r).Output {
+		r.setUsage(owner, m.Usage)
 		if m.Model != "" {
 			r.model = models.of(m.Model)
 		}
 	}
 }
 
-// addResponse sums one response into the session's tallies. A session's
+// addResponse sums one response, whose usage is ru, into the session's
+// tallies, priced by the caller, who sums it into several at once. A session's
 // models are found in its list; once it has more than modelsListed, through
 // *index, which the caller keeps over its additions (nil until then), so a
 // history whose sessions each name thousands of models stays linear.
-func (u *SessionUsage) addResponse(r *Response, usd float64, priced bool, index *map[string]int) {
-	u.Total.addPriced(r, usd, priced)
-	if r.Sidechain {
-		u.Sidechain.addPriced(r, usd, priced)
-	} else {
-		u.Main.addPriced(r, usd, priced)
-	}
+func (u *SessionUsage) addResponse(r *Response, ru Usage, usd float64, priced bool, index *map[string]int) {
 	name := r.Model()
+	u.Total.addCost(name, ru, usd, priced)
+	if r.Sidechain {
+		u.Sidechain.addCost(name, ru, usd, priced)
+	} else {
+		u.Main.addCost(name, ru, usd, priced)
+	}
 	i, ok := -1, false
 	if *index != nil {
 		i, ok = (*index)[name]
@@ -695,7 +693,7 @@ func (u *SessionUsage) addResponse(r *Response, usd float64, priced bool, index 
 			}
 		}
 	}
-	u.ByModel[i].addPriced(r, usd, priced)
+	u.ByModel[i].addCost(name, ru, usd, priced)
 }
 
 // modelsListed is how many models a session's tally finds by walking its list.

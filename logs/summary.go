@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -188,6 +189,7 @@ type CostState struct {
 type FileSummary struct {
 	transcript.File
 	agent transcript.Agent
+	no    uint32 // the summary's number (fileNumbers); its clones keep it
 
 	Size    int64
 	ModTime time.Time
@@ -331,8 +333,13 @@ func (f *FileSummary) HasUUID(u string) bool { return f.leaves[idHash(u)] }
 func (f *FileSummary) IsSidechainFile() bool { return f.Kind != MainFile }
 
 func newFileSummary(d discovered) *FileSummary {
-	return &FileSummary{File: d.File, agent: d.agent}
+	return &FileSummary{File: d.File, agent: d.agent, no: fileNumbers.Add(1)}
 }
+
+// fileNumbers numbers the summaries the process makes, from 1: a summary
+// and its clones (the same file, extended) share a number, which is how a
+// response names the file it was read in (Response.file) without a pointer.
+var fileNumbers atomic.Uint32
 
 // SubagentMeta is what the file's sidecar says of a subagent (its type and
 // task), read now: "" for each when there is none.

@@ -191,7 +191,7 @@ func (snap *Snapshot) ownedIDs(s *Session) map[uint64]Usage {
 	}
 	for _, r := range s.responses {
 		if !r.Sidechain && r.key != 0 && ids[r.key] {
-			out[r.key] = r.Usage()
+			out[r.key] = s.UsageOf(&r)
 		}
 	}
 	return out

@@ -277,7 +277,7 @@ func (snap *Snapshot) report(q ReportQuery, key string) Report {
 					r := &s.responses[ri]
 					if r.Time/quarterMs == b.quarter && r.Model() == b.model && q.Range.Contains(r.Time) {
 						var t Tally
-						t.addResponse(r)
+						t.addResponse(s, r)
 						add(s, b.date, b.model, t)
 					}
 				}
