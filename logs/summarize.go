@@ -1,10 +1,12 @@
 package logs
 
 import (
+	"cmp"
 	"context"
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/agent-activity/agent-activity/transcript"
 )
@@ -19,13 +21,16 @@ type WorkQuery struct {
 	// How many of the newest commits, test and build results and unresolved
 	// failures get their text (a re-read of the files that hold them).
 	MaxCommits, MaxChecks, MaxUnresolved int
+	// MaxFiles is how many of the most recently changed files Work lists.
+	MaxFiles int
 }
 
 // Work is the raw material of summarize_work. Text is raw (unredacted) and
 // clipped; the tools layer redacts and bounds it.
 type Work struct {
 	Page        []WorkSession
-	Files       []WorkFile  // every file an ok edit or write changed, most recently changed first
+	Files       []WorkFile  // the MaxFiles files an ok edit or write changed last, most recently changed first
+	FilesTotal  int         // how many files ok edits and writes changed
 	Commits     []WorkCall  // every git commit call (any outcome), newest first
 	PRs         []WorkPR    // pull requests opened, newest session first
 	Checks      []WorkCheck // the last run of each distinct test or build command, newest first
@@ -96,9 +101,10 @@ func (a *callAt) before(b *callAt) bool {
 	return a.idx < b.idx
 }
 
-// targetKey is "the same tool on the same target".
+// targetKey is "the same tool on the same target": the tool by its name's
+// number (nameID), 16 bytes a key where the name was 32.
 type targetKey struct {
-	name   string
+	name   uint32
 	target uint64
 }
 
@@ -124,39 +130,44 @@ func windowCalls(sessions []*Session, show func(at callAt)) (unresolved []callAt
 	// session's call in its files is not its own. One set serves every
 	// session, emptied for the next (clear keeps its table): a set per
 	// session and pass was 24,000 sets to drop over a month at 4 GB (16 MB).
-	owned := map[*Call]bool{}
+	// The sets here hold no value (struct{}): a set of keys with a bool
+	// beside each was twice the table.
+	owned := map[*Call]struct{}{}
 	each := func(fn func(at callAt)) {
 		for r, s := range byStart {
 			clear(owned)
 			for _, c := range s.Calls() {
-				owned[c] = true
+				owned[c] = struct{}{}
 			}
 			for fi, f := range s.Files() {
 				for ci := range f.Calls {
-					if owned[&f.Calls[ci]] {
+					if _, ok := owned[&f.Calls[ci]]; ok {
 						fn(callAt{s, &f.Calls[ci], int32(r), int32(fi), int32(ci)})
 					}
 				}
 			}
 		}
 	}
-	seen := map[uint64]bool{}
+	seen := map[uint64]struct{}{}
 	var failed []callAt
-	failing := map[targetKey]bool{}
+	failing := map[targetKey]struct{}{}
 	each(func(at callAt) {
 		c := at.c
 		ok := c.Result == transcript.ResultOK
 		shows := ok && (c.Action == ActionEdit || c.Action == ActionWrite || c.Kinds.Has(CommandPROpen)) ||
 			c.Kinds.Has(CommandCommit) || (ran(c) && (c.Kinds.Has(CommandTest) || c.Kinds.Has(CommandBuild))) ||
 			c.Result == transcript.ResultError
-		if !shows || seen[c.Key] {
+		if !shows {
 			return
 		}
-		seen[c.Key] = true
+		if _, dup := seen[c.Key]; dup {
+			return
+		}
+		seen[c.Key] = struct{}{}
 		show(at)
 		if c.Result == transcript.ResultError {
 			failed = append(failed, at)
-			failing[targetKey{c.Name(), c.Target}] = true
+			failing[targetKey{c.name, c.Target}] = struct{}{}
 		}
 	})
 	lastOK := map[targetKey]callAt{}
@@ -165,8 +176,8 @@ func windowCalls(sessions []*Session, show func(at callAt)) (unresolved []callAt
 		if c.Result != transcript.ResultOK {
 			return
 		}
-		k := targetKey{c.Name(), c.Target}
-		if !failing[k] {
+		k := targetKey{c.name, c.Target}
+		if _, ok := failing[k]; !ok {
 			return
 		}
 		if last, ok := lastOK[k]; !ok || last.before(&at) {
@@ -174,11 +185,37 @@ func windowCalls(sessions []*Session, show func(at callAt)) (unresolved []callAt
 		}
 	})
 	for _, f := range failed {
-		if last, ok := lastOK[targetKey{f.c.Name(), f.c.Target}]; !ok || !f.before(&last) {
+		if last, ok := lastOK[targetKey{f.c.name, f.c.Target}]; !ok || !f.before(&last) {
 			unresolved = append(unresolved, f)
 		}
 	}
 	return unresolved
+}
+
+// newestFiles is the n files changed last (ties: by path), newest first.
+func newestFiles(files map[string]*WorkFile, n int) []WorkFile {
+	newer := func(a, b *WorkFile) int {
+		if a.Last != b.Last {
+			return cmp.Compare(b.Last, a.Last)
+		}
+		return strings.Compare(a.Path, b.Path)
+	}
+	var top []*WorkFile // sorted, at most n
+	for _, f := range files {
+		if len(top) == n && (n == 0 || newer(f, top[n-1]) > 0) {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(top, f, newer)
+		if len(top) == n {
+			top = top[:n-1]
+		}
+		top = slices.Insert(top, i, f)
+	}
+	out := make([]WorkFile, len(top))
+	for i, f := range top {
+		out[i] = *f
+	}
+	return out
 }
 
 // workCalls copies the calls at ats, in their order; nil when there are none.
@@ -214,7 +251,12 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 	// What the lists need of the shown calls, kept as they come: a file's
 	// last change is its newest edit's time, a check is the newest run of
 	// its target, and the commits and PR creations are sorted below.
+	// Every changed file is tallied, in chunks of records (no object
+	// each); only the newest MaxFiles are copied out. A list of every file,
+	// grown by append, was 12 MB of garbage over a month at 4 GB (110,000
+	// files).
 	files := map[string]*WorkFile{}
+	room := chunks[WorkFile]{size: 1024}
 	var commits, prCalls []callAt
 	checks := map[uint64]callAt{} // by target
 	unresolved := windowCalls(q.Sessions, func(at callAt) {
@@ -223,7 +265,8 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 		if ok && (c.Action == ActionEdit || c.Action == ActionWrite) {
 			f := files[c.Path()]
 			if f == nil {
-				f = &WorkFile{Path: c.Path()}
+				f = room.next()
+				f.Path = c.Path()
 				files[c.Path()] = f
 			}
 			f.Edits++
@@ -247,22 +290,13 @@ func (snap *Snapshot) SummarizeWork(ctx context.Context, q WorkQuery) (*Work, er
 	newestFirst := func(xs []callAt) {
 		sort.Slice(xs, func(i, j int) bool { return xs[j].before(&xs[i]) })
 	}
-	if len(files) > 0 {
-		// Sized once: grown by append, the list was 12 MB at 4 GB.
-		w.Files = make([]WorkFile, 0, len(files))
-	}
-	for _, f := range files {
-		if len(f.Sessions) > 1 { // sort.Slice's swapper was 1 MB over a month at 4 GB
+	w.FilesTotal = len(files)
+	w.Files = newestFiles(files, q.MaxFiles)
+	for i := range w.Files {
+		if f := &w.Files[i]; len(f.Sessions) > 1 {
 			slices.SortFunc(f.Sessions, func(a, b *Session) int { return order[a] - order[b] })
 		}
-		w.Files = append(w.Files, *f)
 	}
-	sort.Slice(w.Files, func(i, j int) bool {
-		if w.Files[i].Last != w.Files[j].Last {
-			return w.Files[i].Last > w.Files[j].Last
-		}
-		return w.Files[i].Path < w.Files[j].Path
-	})
 	newestFirst(commits)
 	w.Commits = workCalls(commits)
 	runs := make([]callAt, 0, len(checks))

@@ -187,7 +187,7 @@ func SummarizeWork(d Deps) Spec {
 			page := all[from:min(len(all), from+limit)]
 			full := workLevels[0]
 			w, err := snap.SummarizeWork(ctx, logs.WorkQuery{Sessions: all, Page: page,
-				MaxCommits: full.commits, MaxChecks: full.checks, MaxUnresolved: full.unresolved})
+				MaxCommits: full.commits, MaxChecks: full.checks, MaxUnresolved: full.unresolved, MaxFiles: full.files})
 			if err != nil {
 				return SummarizeOut{}, err
 			}
@@ -250,7 +250,7 @@ func renderWork(snap *logs.Snapshot, tr logs.TimeRange, w *logs.Work, all []*log
 	if next := from + n; next < len(all) {
 		out.NextCursor = workCursor(all[next-1], filter)
 	}
-	out.FilesChangedTotal = len(w.Files)
+	out.FilesChangedTotal = w.FilesTotal
 	for _, f := range w.Files[:min(len(w.Files), caps.files)] {
 		item := WorkFileItem{Path: text(f.Path, caps.path), Sessions: []string{}, Edits: f.Edits, Last: rfc(f.Last)}
 		for _, s := range f.Sessions[:min(len(f.Sessions), caps.fileSessions)] {
