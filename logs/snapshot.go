@@ -106,7 +106,7 @@ type Session struct {
 	numCalls  int        // how many calls there are
 	buckets   []bucket   // responses summed by quarter hour and model
 	home      *sessionHome
-	pricing   *pricing.Table // the store's, set by the tally: what Response.Price prices with
+	pricing   *pricing.Table // the store's, set by the tally: what PriceOf prices with
 	tie       atomic.Int64   // Tie, once computed (0: not yet)
 }
 
