@@ -402,12 +402,13 @@ func (s *Session) PriceOf(r *Response) (usd float64, priced bool) {
 // Model is the name of the response's model.
 func (r *Response) Model() string { return nameOf(r.model) }
 
-// sameUsage reports whether r and o have the same usage, comparing the
-// packed counts (a Usage compare went through memequal, a third of what an
-// extension spent comparing a session's 8,000 responses).
-func (r *Response) sameUsage(rs *Session, o *Response, os *Session) bool {
+// sameUsage reports whether r (a response of rs) and o (of ros) have the
+// same usage, comparing the packed counts (a Usage compare went through
+// memequal, a third of what an extension spent comparing a session's 8,000
+// responses).
+func (r *Response) sameUsage(rs *Session, o *Response, ros *Session) bool {
 	if r.has(respWide) || o.has(respWide) {
-		return rs.UsageOf(r) == os.UsageOf(o)
+		return rs.UsageOf(r) == ros.UsageOf(o)
 	}
 	return r.counts == o.counts && r.has(respFast) == o.has(respFast)
 }
