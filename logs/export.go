@@ -75,13 +75,12 @@ func (snap *Snapshot) ExportToolCalls(r TimeRange) iter.Seq[ToolCallRow] {
 		for _, s := range snap.Sessions {
 			live := snap.IsLive(s)
 			for _, f := range s.Files() {
-				agent := agentName(f)
 				for i := range f.Calls {
 					c := &f.Calls[i]
 					if !r.Contains(c.Time) {
 						continue
 					}
-					row := ToolCallRow{Time: c.Time, Machine: s.Machine, Agent: agent, SessionID: s.ID, Repo: s.Repo,
+					row := ToolCallRow{Time: c.Time, Machine: s.Machine, Agent: s.Agent, SessionID: s.ID, Repo: s.Repo,
 						Tool: c.Name(), Outcome: c.Outcome(live), Source: "main"}
 					if c.Sidechain {
 						row.Source = "sidechain"
@@ -93,12 +92,4 @@ func (snap *Snapshot) ExportToolCalls(r TimeRange) iter.Seq[ToolCallRow] {
 			}
 		}
 	}
-}
-
-// agentName is the id of the agent whose format f is.
-func agentName(f *FileSummary) string {
-	if f == nil || f.agent == nil {
-		return ""
-	}
-	return f.agent.Name()
 }
