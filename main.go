@@ -88,7 +88,7 @@ func servingGC() {
 
 func main() {
 	if os.Getenv("GOGC") == "" {
-		gcTarget.start(firstScanGCPercent)
+		gcTarget.start(firstScanGCPercent, os.Getenv("GOMEMLIMIT") == "")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now)

@@ -37,7 +37,7 @@ func (Agent) SubagentMeta(f *transcript.File) (agentType, description string) {
 	if f.Kind != transcript.SubagentFile || f.Root == nil {
 		return "", ""
 	}
-	b, err := f.Root.ReadSmall(filepath.Join(filepath.Dir(f.Path), "agent-"+f.AgentID+".meta.json"), 64<<10)
+	b, err := f.Root.ReadSmall(filepath.Join(filepath.Dir(f.Path), "agent-"+f.AgentID+".meta.json"), 64<<10, nil)
 	if err != nil {
 		return "", ""
 	}

@@ -335,8 +335,13 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 		}
 	}
 	hc := &hitCollector{limit: q.Limit, after: q.After}
+	// A searcher per worker, not per file: its scratch (the lowered line,
+	// the last spilled output) is reused from file to file.
+	searchers := sync.Pool{New: func() any { return &lineSearcher{q: q, m: m, scanned: &hc.scanned, hits: hc} }}
 	parallel(ctx, len(jobs), func(i int) {
-		searchFile(ctx, jobs[i].s, jobs[i].f, q, m, &hc.scanned, hc)
+		ls := searchers.Get().(*lineSearcher)
+		searchFile(ctx, jobs[i].s, jobs[i].f, ls)
+		searchers.Put(ls)
 	})
 	if err := ctx.Err(); err != nil {
 		return SearchResult{}, err
@@ -434,14 +439,15 @@ func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q Sea
 	return snap, &res, nil
 }
 
-func searchFile(ctx context.Context, s *Session, f *FileSummary, q SearchQuery, m *matcher, scanned *atomic.Int64, hits *hitCollector) {
+// searchFile searches one file of s with ls.
+func searchFile(ctx context.Context, s *Session, f *FileSummary, ls *lineSearcher) {
 	fh, er, err := f.openEntries(ctx)
 	if err != nil {
 		return
 	}
 	defer fh.Close()
 	defer er.Close()
-	ls := &lineSearcher{q: q, m: m, scanned: scanned, hits: hits}
+	m, scanned := ls.m, ls.scanned
 	if m.needle != nil {
 		// A long line the pre-check rejects, on its pieces, is passed over
 		// without being held.
@@ -462,6 +468,7 @@ type lineSearcher struct {
 	scanned *atomic.Int64
 	hits    *hitCollector
 	lower   []byte // scratch for matcher.find
+	spill   []byte // the buffer of the last spilled output read (readSpill)
 
 	relOf *FileSummary // the file rel is the path of, relative to its root
 	rel   string
@@ -537,7 +544,7 @@ func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryRead
 			for _, r := range l.Results {
 				text := r.Text
 				if r.Spilled {
-					if full, ok := readSpill(f, r.ToolUseID, ls.scanned); ok {
+					if full, ok := ls.readSpill(f, r.ToolUseID); ok {
 						text = full
 					}
 				}
@@ -558,7 +565,7 @@ func (ls *lineSearcher) line(f *FileSummary, s *Session, er transcript.EntryRead
 
 // readSpill reads the whole spilled output of a tool call, when the agent
 // keeps one, through the root's containment check.
-func readSpill(f *FileSummary, toolUseID string, scanned *atomic.Int64) (string, bool) {
+func (ls *lineSearcher) readSpill(f *FileSummary, toolUseID string) (string, bool) {
 	p := f.agent.SpillPath(&f.File, toolUseID)
 	if p == "" {
 		return "", false
@@ -566,12 +573,13 @@ func readSpill(f *FileSummary, toolUseID string, scanned *atomic.Int64) (string,
 	if st := transcript.Stat(p); !st.Regular || st.Size > 64<<20 {
 		return "", false
 	}
-	b, err := f.Root.ReadSmall(p, 64<<20)
+	b, err := f.Root.ReadSmall(p, 64<<20, ls.spill)
 	if err != nil {
 		return "", false
 	}
-	scanned.Add(int64(len(b)))
-	return unsafe.String(unsafe.SliceData(b), len(b)), true // b is this call's own, never written again
+	ls.spill = b
+	ls.scanned.Add(int64(len(b)))
+	return unsafe.String(unsafe.SliceData(b), len(b)), true // valid until the next spill read (a hit's snippet is a copy)
 }
 
 // snippetAround cuts up to max runes of text around [at, at+n), on rune

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -280,5 +282,55 @@ func TestPreCheckTakesFoldingRunes(t *testing.T) {
 	m, _ = CompileSearch("sort", false)
 	if m.foldsI || m.foldsK || m.lineMayMatch([]byte(`{"message":{"content":"\u0130 \u212a sor"}}`)) {
 		t.Errorf("sort: folds i %v, k %v, or a line without it passes", m.foldsI, m.foldsK)
+	}
+}
+
+// TestSearchSpillsKeepTheirOwnSnippets searches a file with two spilled
+// outputs that both hold the needle: the searcher reads each into the
+// buffer of the one before, and each hit keeps its own words.
+func TestSearchSpillsKeepTheirOwnSnippets(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "projects")
+	const sid = "5b0c2f4e-1d7a-4c55-9e36-0f6a2b8d9c11"
+	dir := filepath.Join(root, "-home-dev-twospills")
+	line := func(uuid, at, id, preview string) string {
+		return fmt.Sprintf(`{"type":"user","uuid":%q,"sessionId":%q,"cwd":"/home/dev/twospills","timestamp":"2026-11-29T11:00:%s.000Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":%q,"content":"<persisted-output>\nOutput too large. Full output saved to: %s\n\nPreview (first 2KB):\n%s\n</persisted-output>"}]}}`,
+			uuid, sid, at, id, filepath.ToSlash(filepath.Join(dir, sid, "tool-results", id+".txt")), preview)
+	}
+	body := line("u1", "01", "toolu_one", "preview one") + "\n" + line("u2", "02", "toolu_two", "preview two") + "\n"
+	spills := map[string]string{
+		"toolu_one": "first output: alpha QUOKKA-spill bravo, and more of the first",
+		"toolu_two": "second: QUOKKA-spill zulu",
+	}
+	if err := os.MkdirAll(filepath.Join(dir, sid, "tool-results"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for id, text := range spills {
+		if err := os.WriteFile(filepath.Join(dir, sid, "tool-results", id+".txt"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := NewStore(Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return testNow }, Pricing: testPricing(t)})
+	snap, err := st.Snapshot(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := CompileSearch("quokka-spill", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := snap.Search(context.Background(), SearchQuery{Sessions: snap.Sessions, Limit: 10}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, h := range res.Hits {
+		got[h.UUID] = h.Snippet
+	}
+	want := map[string]string{"u1": spills["toolu_one"], "u2": spills["toolu_two"]}
+	if res.Total != 2 || !maps.Equal(got, want) {
+		t.Errorf("total %d, snippets %q; want 2, %q", res.Total, got, want)
 	}
 }

@@ -154,15 +154,17 @@ func (r *Root) ReadDir(dir string) ([]os.DirEntry, error) {
 }
 
 // ReadSmall reads at most max bytes of a regular file inside the root,
-// into a buffer of the file's size (io.ReadAll would grow one from 512
-// bytes, allocating about twice a large file).
-func (r *Root) ReadSmall(path string, max int64) ([]byte, error) {
+// into buf's room when it has enough, else into a buffer of the file's
+// size (io.ReadAll would grow one from 512 bytes, allocating about twice a
+// large file). A caller that reads many files passes the buffer of the
+// last read back.
+func (r *Root) ReadSmall(path string, max int64, buf []byte) ([]byte, error) {
 	f, err := r.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var b bytes.Buffer
+	b := bytes.NewBuffer(buf[:0])
 	if st, err := f.Stat(); err == nil {
 		b.Grow(int(min(st.Size(), max)) + bytes.MinRead) // room to see the end without growing
 	}
