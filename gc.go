@@ -18,12 +18,16 @@ import (
 // the serving target is the phase's.
 //
 // After each collection (a finalizer that re-arms itself) the target is set
-// again from what that collection found live. GOGC, when set, decides
-// alone (main does not start the tuner).
+// again from what that collection found live, and with it, unless
+// GOMEMLIMIT is set, a memory limit of the goal and what the runtime holds
+// besides the heap (memoryCap), so that the pages a heavy tool freed go
+// back to the system. GOGC, when set, decides alone (main does not start
+// the tuner).
 type gcTuner struct {
 	mu      sync.Mutex
-	percent int // the phase's target
-	applied int // the target set last
+	percent int  // the phase's target
+	applied int  // the target set last
+	limit   bool // also cap the memory (memoryCap): GOMEMLIMIT is not set
 }
 
 var gcTarget gcTuner
@@ -47,7 +51,8 @@ const (
 type gcSentinel struct{ _ [64]byte }
 
 // start sets the first phase's target and arms the tuner.
-func (g *gcTuner) start(percent int) {
+func (g *gcTuner) start(percent int, limit bool) {
+	g.limit = limit
 	g.set(percent)
 	g.arm()
 }
@@ -69,21 +74,53 @@ func (g *gcTuner) arm() {
 	})
 }
 
-// The runtime's heap goal is live + (live + stacks + globals) x GOGC/100.
-var gcSamples = []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}
+// The runtime's heap goal is live + (live + stacks + globals) x GOGC/100;
+// what it holds besides the heap's objects and free pages is the rest of
+// its total, less what it gave back.
+var gcSamples = []metrics.Sample{
+	{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"},
+	{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"},
+	{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/free:bytes"},
+}
 
 func (g *gcTuner) applyLocked() {
 	metrics.Read(gcSamples)
-	var v [3]uint64
+	var v [7]uint64
 	for i, s := range gcSamples {
 		if s.Value.Kind() == metrics.KindUint64 {
 			v[i] = s.Value.Uint64()
 		}
 	}
-	if p := floorPercent(g.percent, v[0], v[0]+v[1]+v[2], gcFloor); p != g.applied {
+	live, roots := v[0], v[0]+v[1]+v[2]
+	p := floorPercent(g.percent, live, roots, gcFloor)
+	if p != g.applied {
 		debug.SetGCPercent(p)
 		g.applied = p
 	}
+	if g.limit && live > 0 {
+		debug.SetMemoryLimit(memoryCap(live, roots, p, besidesHeap(v[3], v[4], v[5], v[6])))
+	}
+}
+
+// memoryCap is the memory limit that holds the process to its heap goal
+// (live + roots x percent/100) and what the runtime holds besides the
+// heap's objects and free pages (stacks, metadata, the unused ends of
+// spans; other). Without it the runtime keeps freed pages up to 10% over
+// the goal before it gives them back: at 4 GB, 12-16 MB after every tool
+// had answered. Under a limit it gives them back as the heap nears it, and
+// the collector starts when the goal is reached by either count.
+func memoryCap(live, roots uint64, percent int, besides uint64) int64 {
+	return int64(live + roots*uint64(percent)/100 + besides)
+}
+
+// besidesHeap is what the runtime holds apart from the heap's objects and
+// free pages: its total less what it gave back, the objects and the free
+// pages (0 if the samples, read one by one, disagree).
+func besidesHeap(total, released, objects, free uint64) uint64 {
+	if held := released + objects + free; total > held {
+		return total - held
+	}
+	return 0
 }
 
 // floorPercent is the target to set: percent, or more while the goal it

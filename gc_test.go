@@ -22,3 +22,18 @@ func TestFloorPercent(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryCap(t *testing.T) {
+	const mb = 1 << 20
+	// At 4 GB after the first scan: 101 MB live, 102 MB of roots, 20%,
+	// 15 MB beside the heap: 101 + 20.4 + 15.
+	if got, want := memoryCap(101*mb, 102*mb, 20, 15*mb), int64(101*mb+102*mb/5+15*mb); got != want {
+		t.Errorf("memoryCap: %d, want %d", got, want)
+	}
+	if got := besidesHeap(150*mb, 5*mb, 120*mb, 10*mb); got != 15*mb {
+		t.Errorf("besidesHeap: %d, want %d", got, 15*mb)
+	}
+	if got := besidesHeap(100*mb, 5*mb, 90*mb, 10*mb); got != 0 {
+		t.Errorf("besidesHeap of samples that disagree: %d, want 0", got)
+	}
+}

@@ -72,11 +72,12 @@ Environment:
 // every file) grows the heap to its goal, and the process keeps the spans
 // freed meanwhile: a target of 20% kept the peak after every tool at
 // 83-86 MB instead of 90-98 at 1 GB, with no CPU time apart beyond the noise
-// of three runs. Since the tools allocate less, 10% holds the peak after
-// every tool at 4 GB to 143-146 MB (20%: 159) and at 1 GB to 60-61 (66),
-// for warm answers at their largest bounds up to a fifth (tens of ms)
-// slower than at 20% (docs/choices.md, 2026-12-03). Neither target goes below what keeps the
-// heap's goal at 32 MB (gcTuner, gc.go). GOGC, when set, decides alone.
+// of three runs. With the memory cap (gc.go), and since the tools allocate
+// less, 10% held the bench's peaks to 61 / 146 MB at 1 / 4 GB (20%: 66 /
+// 159 in the one-pass measure) for warm answers at their largest bounds up
+// to a fifth (tens of ms) slower (docs/choices.md, 2026-12-03). Neither
+// target goes below what keeps the heap's goal at 32 MB (gcTuner, gc.go).
+// GOGC, when set, decides alone.
 const (
 	firstScanGCPercent = 50
 	servingGCPercent   = 10
@@ -91,7 +92,7 @@ func servingGC() {
 
 func main() {
 	if os.Getenv("GOGC") == "" {
-		gcTarget.start(firstScanGCPercent)
+		gcTarget.start(firstScanGCPercent, os.Getenv("GOMEMLIMIT") == "")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, time.Now)
