@@ -1,6 +1,12 @@
 package main
 
-import "testing"
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+)
 
 func TestFloorPercent(t *testing.T) {
 	const mb = 1 << 20
@@ -36,4 +42,28 @@ func TestMemoryCap(t *testing.T) {
 	if got := besidesHeap(100*mb, 5*mb, 90*mb, 10*mb); got != 0 {
 		t.Errorf("besidesHeap of samples that disagree: %d, want 0", got)
 	}
+}
+
+// TestTunerSetsTheLimit applies a tuner that caps the memory and reads the
+// limit back: above what the collection found live, and not the runtime's
+// "no limit". A tuner without the cap leaves the limit as it was.
+func TestTunerSetsTheLimit(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	ballast := make([]byte, 8<<20)
+	runtime.GC()
+	g := &gcTuner{limit: true}
+	g.set(10)
+	limit := debug.SetMemoryLimit(-1)
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if limit == math.MaxInt64 || uint64(limit) <= live[0].Value.Uint64() {
+		t.Errorf("limit %d with %d bytes live: want a limit above the live heap", limit, live[0].Value.Uint64())
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+	(&gcTuner{}).set(10)
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("a tuner without the cap set a limit of %d", got)
+	}
+	runtime.KeepAlive(ballast)
 }
