@@ -154,10 +154,10 @@ func (r *Root) ReadDir(dir string) ([]os.DirEntry, error) {
 }
 
 // ReadSmall reads at most max bytes of a regular file inside the root,
-// into buf's room when it has enough, else into a buffer of the file's
-// size (io.ReadAll would grow one from 512 bytes, allocating about twice a
-// large file). A caller that reads many files passes the buffer of the
-// last read back.
+// into buf's room when it has enough, else into a new buffer with room for
+// the file (io.ReadAll would grow one from 512 bytes, allocating about
+// twice a large file). A caller that reads many files passes the buffer of
+// the last read back.
 func (r *Root) ReadSmall(path string, max int64, buf []byte) ([]byte, error) {
 	f, err := r.Open(path)
 	if err != nil {
