@@ -174,15 +174,26 @@ func (snap *Snapshot) Recap(ctx context.Context, s *Session, maxFailing int) (*R
 			return nil, unreadable(s, err)
 		}
 	}
-	usageByFile := map[uint32]*Tally{} // by the file's number; the subagents' are read
-	for i := range s.responses {
-		resp := &s.responses[i]
-		t := usageByFile[resp.file]
-		if t == nil {
-			t = &Tally{}
-			usageByFile[resp.file] = t
+	// The subagents' usage, by the file's number: the main file's
+	// responses are not priced for it.
+	usageByFile := map[uint32]*Tally{}
+	if len(s.Subagents) > 0 {
+		var mainNo uint32 // no file's number, for a session without a main file
+		if s.Main != nil {
+			mainNo = s.Main.no
 		}
-		t.addResponse(s, resp)
+		for i := range s.responses {
+			resp := &s.responses[i]
+			if resp.file == mainNo {
+				continue
+			}
+			t := usageByFile[resp.file]
+			if t == nil {
+				t = &Tally{}
+				usageByFile[resp.file] = t
+			}
+			t.addResponse(s, resp)
+		}
 	}
 	for _, f := range s.Subagents {
 		sr := SubagentRecap{File: relPath(f.Root.Path, f.Path), AgentID: f.AgentID}
