@@ -335,9 +335,7 @@ func (snap *Snapshot) Search(ctx context.Context, q SearchQuery, m *matcher) (Se
 		}
 	}
 	hc := &hitCollector{limit: q.Limit, after: q.After}
-	// A searcher per worker, not per file: its scratch (the lowered line,
-	// the last spilled output) is reused from file to file.
-	searchers := sync.Pool{New: func() any { return &lineSearcher{q: q, m: m, scanned: &hc.scanned, hits: hc} }}
+	searchers := hc.searchers(q, m)
 	parallel(ctx, len(jobs), func(i int) {
 		ls := searchers.Get().(*lineSearcher)
 		searchFile(ctx, jobs[i].s, jobs[i].f, ls)
@@ -415,7 +413,7 @@ func (hc *hitCollector) result() SearchResult {
 func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q SearchQuery, m *matcher) (*Snapshot, *SearchResult, error) {
 	hc := &hitCollector{limit: q.Limit, after: q.After}
 	var hook lineHook
-	searchers := sync.Pool{New: func() any { return &lineSearcher{q: q, m: m, scanned: &hc.scanned, hits: hc} }}
+	searchers := hc.searchers(q, m)
 	hook = func(f *FileSummary, er transcript.EntryReader) {
 		ls := searchers.Get().(*lineSearcher)
 		hc.scanned.Add(int64(len(er.Lines().Bytes())) + 1)
@@ -437,6 +435,13 @@ func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q Sea
 		res.Hits[i].Session = owner[res.Hits[i].File]
 	}
 	return snap, &res, nil
+}
+
+// searchers is a pool of line searchers that apply q and m and report to
+// hc: a searcher per worker, not per file, so that its scratch (the lowered
+// line, the last spilled output) is reused from file to file.
+func (hc *hitCollector) searchers(q SearchQuery, m *matcher) *sync.Pool {
+	return &sync.Pool{New: func() any { return &lineSearcher{q: q, m: m, scanned: &hc.scanned, hits: hc} }}
 }
 
 // searchFile searches one file of s with ls.
