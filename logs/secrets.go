@@ -33,6 +33,12 @@ type SecretQuery struct {
 	// FindText reports, in order, the credentials of a plain text read from
 	// r (a spilled tool output), and returns r's first error.
 	FindText func(r io.Reader, visit func(SecretMatch)) error
+	// MayLine, when not nil, is FindLine's pre-check over pieces of a line
+	// (transcript.Lines.SkipLong, with Reach bytes on either side of each
+	// seam): false for every piece and seam of a long line means FindLine
+	// finds nothing there, and the line is passed over without being held.
+	MayLine func(b []byte) bool
+	Reach   int
 	// Read, when not nil, holds the scan of the transcript lines made while
 	// the snapshot was read, by the same FindLine: a file it holds is not
 	// read again.
@@ -163,6 +169,9 @@ func scanSecretFile(ctx context.Context, s *Session, f *FileSummary, path string
 	var out []SecretFinding
 	er := f.agent.NewReader(ctx, fh, 0, 0)
 	defer er.Close()
+	if q.MayLine != nil {
+		er.Lines().SkipLong(q.Reach, q.MayLine, func(n int) { scanned.Add(int64(n) + 1) })
+	}
 	for er.Scan() {
 		scanned.Add(int64(len(er.Lines().Bytes())) + 1)
 		out = appendLineSecrets(out, er, q.FindLine, rel, mtime, q.Range)

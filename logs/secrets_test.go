@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -163,15 +164,7 @@ func TestScanSecretsWhileReadingMatchesScan(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				render := func(r SecretScan) string {
-					var b strings.Builder
-					fmt.Fprintf(&b, "files=%d bytes=%d\n", r.FilesScanned, r.BytesScanned)
-					for _, f := range r.Findings {
-						fmt.Fprintf(&b, "%s %s:%d %s %d %s\n", f.Rule, f.File, f.Line, f.Session.ID, f.Time, f.Secret)
-					}
-					return b.String()
-				}
-				if a, b := render(one), render(two); a != b {
+				if a, b := renderScan(one), renderScan(two); a != b {
 					t.Errorf("range %v: one pass\n%s\ntwo passes\n%s", rng, a, b)
 				}
 				if len(two.Findings) == 0 {
@@ -201,7 +194,125 @@ func TestScanSecretsWhileReadingMatchesScan(t *testing.T) {
 	}
 }
 
+// renderScan is a scan's counts and findings, a line each.
+func renderScan(r SecretScan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "files=%d bytes=%d\n", r.FilesScanned, r.BytesScanned)
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "%s %s:%d %s %d %s\n", f.Rule, f.File, f.Line, f.Session.ID, f.Time, f.Secret)
+	}
+	return b.String()
+}
+
 func dirExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// TestScanSecretsPassesOverCleanLongLines: a scan that passes over the long
+// lines its pre-check clears on their pieces (SecretQuery.MayLine) finds
+// exactly what a scan of every line whole finds, with secrets of each kind
+// inside a piece and across the seams of two, the widest (a 60 KB JWT, a
+// PEM block written with \n escapes) over a seam, and holds no clean long
+// line: FindLine sees only the long lines that hold a secret.
+func TestScanSecretsPassesOverCleanLongLines(t *testing.T) {
+	const piece = 256 << 10 // the line reader's buffer: a long line's pieces
+	rng := rand.New(rand.NewPCG(14, 3))
+	chars := func(n int, set string) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = set[rng.IntN(len(set))]
+		}
+		return string(b)
+	}
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	const base64url = alnum + "-_"
+	var pem strings.Builder
+	pem.WriteString(`-----BEGIN RSA PRIVATE KEY-----\n`)
+	for range 40 {
+		pem.WriteString(chars(64, alnum+"+/") + `\n`)
+	}
+	pem.WriteString(`-----END RSA PRIVATE KEY-----`)
+	samples := []string{ // as a JSON string holds them
+		"ghp_" + chars(36, alnum),
+		"AKIA" + chars(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"),
+		"eyJhbGciOiJIUzI1NiJ9.eyJ" + chars(60<<10, base64url) + "." + chars(43, base64url),
+		pem.String(),
+		`\"password\": \"Zq8vK2mP9xL4VcjqxBI4\"`,
+		"https://deploy:Zq8vK2mP9xL4Vcjq@example.com/x",
+		"xoxb-123456789012-1234567890123-" + chars(24, alnum),
+		"sk-ant-api03-" + chars(93, base64url) + "AA",
+	}
+	sid := "5e1c0a57-0000-4000-8000-00000000cafe"
+	head := func(n int) string {
+		return `{"type":"user","sessionId":"` + sid + `","uuid":"u` + fmt.Sprint(n) + `","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","data":"`
+	}
+	const tail = `"}}]}}`
+	longLine := func(n int, secret string, at int) string {
+		// Long enough for the JWT in the middle of the second seam.
+		b := []byte(head(n) + chars(2*piece+64<<10, alnum+"+/") + tail)
+		if secret != "" {
+			copy(b[at:], " "+secret+" ")
+		}
+		return string(b)
+	}
+	var lines []string
+	wantLong := 0
+	for i, sec := range samples {
+		if fs := redact.FindJSON([]byte(`{"a":"x ` + sec + ` y"}`)); len(fs) != 1 {
+			t.Fatalf("sample %d: %d findings alone, want 1", i, len(fs))
+		}
+		// Inside the first piece; across the first and the second seam at
+		// its first byte, its middle and its last; just after a seam; and
+		// two places at random.
+		ats := []int{1000, piece - 1, piece - len(sec)/2, piece - len(sec) - 1, 2*piece - len(sec)/2, piece + 3,
+			len(head(0)) + rng.IntN(2*piece-len(sec)), len(head(0)) + rng.IntN(2*piece-len(sec))}
+		for _, at := range ats {
+			lines = append(lines, longLine(len(lines), sec, at))
+			wantLong++
+		}
+		lines = append(lines, `{"type":"user","sessionId":"`+sid+`","uuid":"s`+fmt.Sprint(i)+`","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"short `+sec+` line"}}`)
+	}
+	lines = append(lines, longLine(len(lines), "", 0), longLine(len(lines)+1, "", 0))
+	root := filepath.Join(t.TempDir(), "projects")
+	if err := os.MkdirAll(filepath.Join(root, "-home-dev-long"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "-home-dev-long", sid+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC) }, Pricing: testPricing(t), Location: time.UTC}
+	snap, err := NewStore(cfg).Snapshot(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var long atomic.Int64
+	q := SecretQuery{Sessions: snap.Sessions, FindText: findText, FindLine: func(line []byte) []SecretMatch {
+		if len(line) > piece {
+			long.Add(1)
+		}
+		return findLine(line)
+	}}
+	whole, err := snap.ScanSecrets(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := int(long.Load()); n != wantLong+2 {
+		t.Fatalf("the whole scan gave FindLine %d long lines, want %d", n, wantLong+2)
+	}
+	long.Store(0)
+	q.MayLine, q.Reach = redact.MayHoldJSON, redact.JSONReach
+	passed, err := snap.ScanSecrets(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole.Findings) != len(lines)-2 {
+		t.Errorf("the whole scan found %d secrets, want one on each of %d lines", len(whole.Findings), len(lines)-2)
+	}
+	if a, b := renderScan(passed), renderScan(whole); a != b {
+		t.Errorf("passing over clean long lines\n%s\nevery line whole\n%s", a, b)
+	}
+	if n := int(long.Load()); n != wantLong {
+		t.Errorf("FindLine saw %d long lines, want the %d that hold a secret", n, wantLong)
+	}
 }

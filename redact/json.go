@@ -26,6 +26,24 @@ func FindJSON(line []byte) []Finding {
 	return findDecoded(line)
 }
 
+// MayHoldJSON is FindJSON's pre-check over any run of a raw line's bytes:
+// false when no trigger in b starts a match that reads only b's bytes. A
+// reader that cannot hold a long line whole may give it in pieces, each
+// seam between two pieces with JSONReach bytes on either side as one more:
+// when MayHoldJSON is false for every piece and every seam, FindJSON finds
+// nothing in the line. Each matcher of the pre-check reads less than that
+// around its trigger, so a match lies within one of them, read there as in
+// the whole line (a piece's edges read as the line's: more maybes, never
+// fewer).
+func MayHoldJSON(b []byte) bool {
+	return len(b) > 0 && !jsonClean(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// JSONReach is more than the pre-check reads around a trigger: a matcher's
+// streamAhead after it, and before it an assignment's name with its
+// blanks, quotes and escapes (rawAssignment's 128 bytes, plainKey's 81).
+const JSONReach = streamAhead + 1<<10
+
 // findDecoded is FindJSON without the pre-check: decode, then Find.
 func findDecoded(line []byte) []Finding {
 	bp := decodeBufs.Get().(*[]byte)

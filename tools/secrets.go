@@ -102,7 +102,8 @@ func ScanSecrets(d Deps) Spec {
 				return ScanSecretsOut{}, err
 			}
 			sessions = a.filter(sessions)
-			scan, err := snap.ScanSecrets(ctx, logs.SecretQuery{Sessions: sessions, Range: tr, FindLine: findLineSecrets, FindText: findTextSecrets, Read: read})
+			scan, err := snap.ScanSecrets(ctx, logs.SecretQuery{Sessions: sessions, Range: tr, FindLine: findLineSecrets, FindText: findTextSecrets,
+				MayLine: redact.MayHoldJSON, Reach: redact.JSONReach, Read: read})
 			if err != nil {
 				return ScanSecretsOut{}, err
 			}

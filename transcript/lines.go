@@ -59,6 +59,7 @@ type Lines struct {
 type pooledBuffers struct {
 	br   *bufio.Reader
 	long []byte
+	seam []byte
 }
 
 var readerPool = sync.Pool{New: func() any { return &pooledBuffers{br: bufio.NewReaderSize(nil, 256<<10)} }}
@@ -71,7 +72,7 @@ const MarkLen = 128
 func NewLines(ctx context.Context, r io.Reader, offset int64, lines int) *Lines {
 	pb := readerPool.Get().(*pooledBuffers)
 	pb.br.Reset(r)
-	return &Lines{ctx: ctx, r: pb.br, src: r, buf: pb.long[:0], pooled: pb, offset: offset, number: lines,
+	return &Lines{ctx: ctx, r: pb.br, src: r, buf: pb.long[:0], seam: pb.seam[:0], pooled: pb, offset: offset, number: lines,
 		consumed: offset, consumedLines: lines, fromStart: offset == 0}
 }
 
@@ -110,10 +111,11 @@ func (l *Lines) Close() {
 		if cap(l.buf) <= 8<<20 { // keep ordinary long lines' buffer, not a 100 MB one
 			l.pooled.long = l.buf[:0]
 		}
+		l.pooled.seam = l.seam[:0] // at most span and a read buffer
 		readerPool.Put(l.pooled)
 		l.pooled, l.r = nil, nil
 	}
-	l.buf, l.line, l.raw = nil, nil, nil
+	l.buf, l.line, l.raw, l.seam = nil, nil, nil, nil
 	l.done = true
 }
 
@@ -190,7 +192,12 @@ func (l *Lines) SkipLong(span int, may func(b []byte) bool, skipped func(n int))
 // for the seam before it; seam then keeps the last span bytes read.
 func (l *Lines) wanted(frag []byte) bool {
 	t := append(l.seam, frag[:min(len(frag), l.span)]...)
-	if len(l.seam) > 0 && l.may(t) || l.may(frag) {
+	if len(l.seam) == 0 || len(frag) > l.span {
+		if l.may(frag) {
+			return true
+		}
+	}
+	if len(l.seam) > 0 && l.may(t) { // all of frag when it is no longer than span
 		return true
 	}
 	if len(frag) >= l.span {

@@ -205,7 +205,8 @@ func TestLinesFileChangedUnderLongLine(t *testing.T) {
 // (inside a piece, across the seam of two, in the short last piece, across
 // the seam before it) and skipped otherwise, with every other line still
 // yielded with its number and offset; a stream that is not a file yields
-// every line.
+// every line. So too with a span longer than a piece (the secret scan's),
+// whose seams hold whole pieces.
 func TestSkipLong(t *testing.T) {
 	const piece = 256 << 10 // the read buffer's size: a long line's pieces
 	needle := []byte("NEEDLE")
@@ -220,14 +221,18 @@ func TestSkipLong(t *testing.T) {
 	for name, at := range places {
 		for _, end := range []string{"\n", "\r\n"} {
 			in := append(append([]byte("first\n"), longLine(at)...), end+"last\n"...)
-			for _, file := range []bool{true, false} {
+			for _, c := range []struct {
+				file bool
+				span int
+			}{{true, len(needle) - 1}, {true, piece + 100}, {false, len(needle) - 1}} {
+				file := c.file
 				var r io.Reader = &chunkReader{r: bytes.NewReader(in), n: 5000}
 				if file {
 					r = &fileAt{chunkReader: r.(*chunkReader), data: in}
 				}
 				l := NewLines(context.Background(), r, 0, 0)
 				calls, skipped := 0, 0
-				l.SkipLong(len(needle)-1, func(b []byte) bool { calls++; return bytes.Contains(b, needle) }, func(n int) { skipped += n })
+				l.SkipLong(c.span, func(b []byte) bool { calls++; return bytes.Contains(b, needle) }, func(n int) { skipped += n })
 				var got []string
 				for l.Scan() {
 					got = append(got, fmt.Sprintf("%d@%d:%d", l.Number(), l.Start(), len(l.Bytes())))
@@ -238,10 +243,10 @@ func TestSkipLong(t *testing.T) {
 					want, wantSkipped = []string{want[0], want[2]}, 2*piece+100
 				}
 				if skipped != wantSkipped {
-					t.Errorf("%s, file %v: skipped told %d bytes, want %d", name, file, skipped, wantSkipped)
+					t.Errorf("%s, file %v, span %d: skipped told %d bytes, want %d", name, file, c.span, skipped, wantSkipped)
 				}
 				if strings.Join(got, " ") != strings.Join(want, " ") || l.Err() != nil {
-					t.Errorf("%s, file %v: lines %v, want %v (err %v)", name, file, got, want, l.Err())
+					t.Errorf("%s, file %v, span %d: lines %v, want %v (err %v)", name, file, c.span, got, want, l.Err())
 				}
 				if file && calls == 0 {
 					t.Errorf("%s: may never asked", name)
