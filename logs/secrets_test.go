@@ -15,6 +15,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/agent-activity/agent-activity/codex"
 	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/redact"
 )
@@ -214,9 +215,10 @@ func dirExists(p string) bool {
 // exactly what a scan of every line whole finds, with secrets of each kind
 // inside a piece and across the seams of two, the widest (a 60 KB JWT, a
 // PEM block written with \n escapes) over a seam, and holds no clean long
-// line: FindLine sees only the long lines that hold a secret.
+// line: FindLine sees only the long lines that hold a secret. Both formats:
+// a Codex rollout's reader decodes every line it is given for the state of
+// the next, and a line passed over must not change a finding's time.
 func TestScanSecretsPassesOverCleanLongLines(t *testing.T) {
-	const piece = 256 << 10 // the line reader's buffer: a long line's pieces
 	rng := rand.New(rand.NewPCG(14, 3))
 	chars := func(n int, set string) string {
 		b := make([]byte, n)
@@ -243,11 +245,42 @@ func TestScanSecretsPassesOverCleanLongLines(t *testing.T) {
 		"xoxb-123456789012-1234567890123-" + chars(24, alnum),
 		"sk-ant-api03-" + chars(93, base64url) + "AA",
 	}
-	sid := "5e1c0a57-0000-4000-8000-00000000cafe"
-	head := func(n int) string {
-		return `{"type":"user","sessionId":"` + sid + `","uuid":"u` + fmt.Sprint(n) + `","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","data":"`
+	for _, agent := range []string{"claudecode", "codex"} {
+		t.Run(agent, func(t *testing.T) {
+			scanPassesOverCleanLongLines(t, agent, samples, chars)
+		})
 	}
-	const tail = `"}}]}}`
+}
+
+// scanPassesOverCleanLongLines is TestScanSecretsPassesOverCleanLongLines
+// for one agent's format.
+func scanPassesOverCleanLongLines(t *testing.T, agent string, samples []string, chars func(int, string) string) {
+	const piece = 256 << 10 // the line reader's buffer: a long line's pieces
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	rng := rand.New(rand.NewPCG(14, 4))
+	sid := "5e1c0a57-0000-4000-8000-00000000cafe"
+	root := t.TempDir()
+	cfg := Config{Now: func() time.Time { return time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC) }, Pricing: testPricing(t), Location: time.UTC}
+	// A user line with text around a long string, a second apart, and the
+	// file's path.
+	at := func(n int) string { return fmt.Sprintf("2026-11-20T10:%02d:%02d.000Z", n/60, n%60) }
+	head := func(n int) string {
+		return `{"type":"user","sessionId":"` + sid + `","uuid":"u` + fmt.Sprint(n) + `","timestamp":"` + at(n) + `","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","data":"`
+	}
+	tail := `"}}]}}`
+	path := filepath.Join(root, "projects", "-home-dev-long", sid+".jsonl")
+	var lines []string
+	cfg.Agents, cfg.Roots = testAgents, []string{filepath.Join(root, "projects")}
+	if agent == "codex" {
+		sid = "019a7ae6-1945-7c63-98f2-210adb92cafe"
+		head = func(n int) string {
+			return `{"timestamp":"` + at(n) + `","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"`
+		}
+		tail = `"}]}}`
+		path = filepath.Join(root, "sessions", "2026", "11", "20", "rollout-2026-11-20T10-00-00-"+sid+".jsonl")
+		lines = append(lines, `{"timestamp":"2026-11-20T10:00:00.000Z","type":"session_meta","payload":{"id":"`+sid+`","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/home/dev/long","originator":"codex_cli_rs","cli_version":"0.57.0"}}`)
+		cfg.Agents, cfg.Roots, cfg.Sources = nil, nil, []Source{{Agent: codex.Agent{}, Roots: []string{root}}}
+	}
 	longLine := func(n int, secret string, at int) string {
 		// Long enough for the JWT in the middle of the second seam.
 		b := []byte(head(n) + chars(2*piece+64<<10, alnum+"+/") + tail)
@@ -256,7 +289,6 @@ func TestScanSecretsPassesOverCleanLongLines(t *testing.T) {
 		}
 		return string(b)
 	}
-	var lines []string
 	wantLong := 0
 	for i, sec := range samples {
 		if fs := redact.FindJSON([]byte(`{"a":"x ` + sec + ` y"}`)); len(fs) != 1 {
@@ -271,17 +303,15 @@ func TestScanSecretsPassesOverCleanLongLines(t *testing.T) {
 			lines = append(lines, longLine(len(lines), sec, at))
 			wantLong++
 		}
-		lines = append(lines, `{"type":"user","sessionId":"`+sid+`","uuid":"s`+fmt.Sprint(i)+`","timestamp":"2026-11-20T10:00:00.000Z","message":{"role":"user","content":"short `+sec+` line"}}`)
+		lines = append(lines, head(len(lines))+"short "+sec+" line"+tail)
 	}
 	lines = append(lines, longLine(len(lines), "", 0), longLine(len(lines)+1, "", 0))
-	root := filepath.Join(t.TempDir(), "projects")
-	if err := os.MkdirAll(filepath.Join(root, "-home-dev-long"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "-home-dev-long", sid+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Agents: testAgents, Roots: []string{root}, Now: func() time.Time { return time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC) }, Pricing: testPricing(t), Location: time.UTC}
 	snap, err := NewStore(cfg).Snapshot(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -306,8 +336,8 @@ func TestScanSecretsPassesOverCleanLongLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(whole.Findings) != len(lines)-2 {
-		t.Errorf("the whole scan found %d secrets, want one on each of %d lines", len(whole.Findings), len(lines)-2)
+	if len(whole.Findings) != len(samples)*9 {
+		t.Errorf("the whole scan found %d secrets, want one on each of %d lines", len(whole.Findings), len(samples)*9)
 	}
 	if a, b := renderScan(passed), renderScan(whole); a != b {
 		t.Errorf("passing over clean long lines\n%s\nevery line whole\n%s", a, b)
