@@ -53,6 +53,7 @@ func (Agent) NewReader(ctx context.Context, r io.Reader, offset int64, lines int
 	}
 	er.rc = rc
 	er.lines = transcript.NewLines(ctx, rc, offset, lines)
+	er.lines.YieldEvery() // the state of the lines after a line needs it
 	for from > 0 && er.lines.Scan() {
 		er.decodeLine()
 		if er.lines.Start() >= from {

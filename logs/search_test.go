@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agent-activity/agent-activity/codex"
 	"github.com/agent-activity/agent-activity/internal/fixture"
 	"github.com/agent-activity/agent-activity/redact"
 )
@@ -56,15 +57,7 @@ func TestSearchWhileReadingMatchesSearch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		render := func(r SearchResult) string {
-			var b strings.Builder
-			fmt.Fprintf(&b, "total=%d\n", r.Total)
-			for _, h := range r.Hits {
-				fmt.Fprintf(&b, "%s %d %s %s %q\n", h.Session.ID, h.Time, h.UUID, h.Role, h.Snippet)
-			}
-			return b.String()
-		}
-		if a, b := render(*one), render(two); a != b {
+		if a, b := renderSearch(*one), renderSearch(two); a != b {
 			t.Errorf("%q: one pass\n%s\ntwo passes\n%s", c.pattern, a, b)
 		}
 		if one.Total == 0 && c.pattern != "a" {
@@ -333,4 +326,58 @@ func TestSearchSpillsKeepTheirOwnSnippets(t *testing.T) {
 	if res.Total != 2 || !maps.Equal(got, want) {
 		t.Errorf("total %d, snippets %q; want 2, %q", res.Total, got, want)
 	}
+}
+
+// TestSearchReadsEveryCodexLine: a warm search of a Codex rollout whose
+// opening session_meta is longer than the read buffer (its instructions)
+// finds what the one-pass search finds. The rollout is a fork's, whose copy
+// of its parent's prompt is told apart by that first line: passed over
+// unread, the copy would be a prompt of the fork's own.
+func TestSearchReadsEveryCodexLine(t *testing.T) {
+	home := t.TempDir()
+	if err := fixture.CopyTree(filepath.Join("..", "codex", "testdata", "home"), home); err != nil {
+		t.Fatal(err)
+	}
+	fork := filepath.Join(home, "sessions", "2026", "01", "02", "rollout-2026-01-02T10-06-48-019f0000-1000-7000-8000-00000000000b.jsonl")
+	raw, err := os.ReadFile(fork)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const at = `"payload":{`
+	i := bytes.Index(raw, []byte(at)) + len(at)
+	pad := `"base_instructions":{"text":"` + strings.Repeat("Be brief. ", 40<<10) + `"},`
+	if err := os.WriteFile(fork, append(append(raw[:i:i], pad...), raw[i:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Sources: []Source{{Agent: codex.Agent{}, Roots: []string{home}}}, Now: func() time.Time { return testNow }, Pricing: testPricing(t), Location: time.UTC}
+	m, err := CompileSearch("audit the timers", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := SearchQuery{Limit: 50}
+	snap, one, err := NewStore(cfg).SearchWhileReading(context.Background(), nil, q, m)
+	if err != nil || one == nil {
+		t.Fatalf("no one-pass result (%v)", err)
+	}
+	q.Sessions = snap.Sessions
+	two, err := snap.Search(context.Background(), q, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := renderSearch(*one), renderSearch(two); a != b {
+		t.Errorf("one pass\n%s\nwarm\n%s", a, b)
+	}
+	if one.Total == 0 {
+		t.Error("no hits; the comparison proves nothing")
+	}
+}
+
+// renderSearch is a search's total and hits, a line each.
+func renderSearch(r SearchResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "total=%d\n", r.Total)
+	for _, h := range r.Hits {
+		fmt.Fprintf(&b, "%s %d %s %s %q\n", h.Session.ID, h.Time, h.UUID, h.Role, h.Snippet)
+	}
+	return b.String()
 }

@@ -215,9 +215,9 @@ func dirExists(p string) bool {
 // exactly what a scan of every line whole finds, with secrets of each kind
 // inside a piece and across the seams of two, the widest (a 60 KB JWT, a
 // PEM block written with \n escapes) over a seam, and holds no clean long
-// line: FindLine sees only the long lines that hold a secret. Both formats:
-// a Codex rollout's reader decodes every line it is given for the state of
-// the next, and a line passed over must not change a finding's time.
+// line: FindLine sees only the long lines that hold a secret. A Codex
+// rollout's reader asks for every line (the next lines' state needs it), so
+// there the scan passes over none and finds the same.
 func TestScanSecretsPassesOverCleanLongLines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 3))
 	chars := func(n int, set string) string {
@@ -342,7 +342,10 @@ func scanPassesOverCleanLongLines(t *testing.T, agent string, samples []string, 
 	if a, b := renderScan(passed), renderScan(whole); a != b {
 		t.Errorf("passing over clean long lines\n%s\nevery line whole\n%s", a, b)
 	}
+	if agent == "codex" {
+		wantLong += 2 // its reader yields every line (Lines.YieldEvery)
+	}
 	if n := int(long.Load()); n != wantLong {
-		t.Errorf("FindLine saw %d long lines, want the %d that hold a secret", n, wantLong)
+		t.Errorf("FindLine saw %d long lines, want %d", n, wantLong)
 	}
 }

@@ -35,6 +35,7 @@ type Lines struct {
 	at      io.ReaderAt // src as a file read from offset on, once a long line asked (see long)
 	atKnown bool
 	may     func(b []byte) bool // with span and seam: which long lines to read (see SkipLong)
+	every   bool                // SkipLong is refused (see YieldEvery)
 	skipped func(n int)
 	span    int
 	seam    []byte
@@ -185,7 +186,19 @@ var errChanged = errors.New("the file changed while it was read")
 // white space alone is blank, and not told). Only a long line read again
 // from its file (see long) is skipped; other streams yield every line.
 func (l *Lines) SkipLong(span int, may func(b []byte) bool, skipped func(n int)) {
+	if l.every {
+		return
+	}
 	l.may, l.skipped, l.span = may, skipped, max(span, 2) // seam keeps the line end
+}
+
+// YieldEvery makes SkipLong do nothing: the reader of a format whose
+// entries depend on the lines before them (a Codex rollout: the fork's
+// copied prefix, the model in force) asks for every line, whatever pass
+// reads through it.
+func (l *Lines) YieldEvery() {
+	l.every = true
+	l.may, l.skipped = nil, nil
 }
 
 // wanted reports whether may is true for frag, a long line's next piece, or

@@ -292,6 +292,25 @@ func TestSkipLongBlank(t *testing.T) {
 	}
 }
 
+// TestYieldEvery: a scan that asked for every line yields a long line that
+// SkipLong's predicate rejects, whole, and never asks the predicate.
+func TestYieldEvery(t *testing.T) {
+	long := bytes.Repeat([]byte{'z'}, 300<<10)
+	in := append(append([]byte("a\n"), long...), "\nb\n"...)
+	l := NewLines(context.Background(), &fileAt{chunkReader: &chunkReader{r: bytes.NewReader(in), n: 1 << 20}, data: in}, 0, 0)
+	defer l.Close()
+	l.YieldEvery()
+	asked, skipped := 0, 0
+	l.SkipLong(2, func([]byte) bool { asked++; return false }, func(n int) { skipped += n })
+	var got []int
+	for l.Scan() {
+		got = append(got, len(l.Bytes()))
+	}
+	if fmt.Sprint(got) != fmt.Sprint([]int{1, len(long), 1}) || asked != 0 || skipped != 0 {
+		t.Errorf("line lengths %v, predicate asked %d times, skipped told %d; want [1 %d 1], 0, 0", got, asked, skipped, len(long))
+	}
+}
+
 // TestReaderAt: only a file whose reads start where Lines counts from is
 // read again at offsets.
 func TestReaderAt(t *testing.T) {
