@@ -101,7 +101,7 @@ func (w *answerWire) Write(p []byte) (int, error) {
 	line = append(line, p[ti+len(textTok):ji]...)
 	line = append(line, raw...)
 	line = append(line, p[ji+len(jsonTok):]...)
-	if cap(line) <= 1<<18 {
+	if cap(line) <= 64<<10 {
 		w.line = line
 	}
 	if _, err := w.out.Write(line); err != nil {
