@@ -90,17 +90,22 @@ func (w *answerWire) Write(p []byte) (int, error) {
 		return w.out.Write(p)
 	}
 	num := string(w.prefix) + string(digits[:end])
-	textTok, jsonTok := []byte(num+`-text"`), []byte(num+`-json"`)
-	ti, ji := bytes.Index(p, textTok), bytes.Index(p, jsonTok)
-	if ti < 0 || ji < 0 || ji < ti {
+	// The two placeholders, in the order they are in the line (mcp-go's map
+	// puts "content" first, but nothing here depends on it).
+	first, second := slot{tok: []byte(num + `-text"`), text: true}, slot{tok: []byte(num + `-json"`)}
+	first.at, second.at = bytes.Index(p, first.tok), bytes.Index(p, second.tok)
+	if first.at < 0 || second.at < 0 {
 		return w.out.Write(p)
 	}
+	if second.at < first.at {
+		first, second = second, first
+	}
 	delete(w.held, n)
-	line := append(w.line[:0], p[:ti]...)
-	line = appendJSONString(line, raw)
-	line = append(line, p[ti+len(textTok):ji]...)
-	line = append(line, raw...)
-	line = append(line, p[ji+len(jsonTok):]...)
+	line := append(w.line[:0], p[:first.at]...)
+	line = first.fill(line, raw)
+	line = append(line, p[first.at+len(first.tok):second.at]...)
+	line = second.fill(line, raw)
+	line = append(line, p[second.at+len(second.tok):]...)
 	if cap(line) <= 64<<10 {
 		w.line = line
 	}
@@ -108,6 +113,21 @@ func (w *answerWire) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// slot is a placeholder found in a line: where, and whether the answer goes
+// there as text or as JSON.
+type slot struct {
+	tok  []byte // the placeholder, quotes included
+	at   int
+	text bool
+}
+
+func (s slot) fill(dst, raw []byte) []byte {
+	if s.text {
+		return appendJSONString(dst, raw)
+	}
+	return append(dst, raw...)
 }
 
 const hexDigits = "0123456789abcdef"

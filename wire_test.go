@@ -194,3 +194,28 @@ func TestAnswerWireLeavesOtherLines(t *testing.T) {
 		t.Errorf("got %s", out.String())
 	}
 }
+
+// TestAnswerWireFillsEitherOrder: the placeholders are filled wherever they
+// are in the line, the structured one first too.
+func TestAnswerWireFillsEitherOrder(t *testing.T) {
+	var out bytes.Buffer
+	wire := newAnswerWire(&out)
+	raw := json.RawMessage(wireAnswers[1])
+	res, err := wire.hold(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent{Type: "text", Text: string(raw)}}, StructuredContent: raw}, nil
+	})(context.Background(), mcp.CallToolRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := json.Marshal(res.Content[0].(mcp.TextContent).Text)
+	structured := res.StructuredContent.(json.RawMessage)
+	line := `{"result":{"structuredContent":` + string(structured) + `,"content":[{"type":"text","text":` + string(text) + `}]}}` + "\n"
+	if _, err := wire.Write([]byte(line)); err != nil {
+		t.Fatal(err)
+	}
+	quoted, _ := json.Marshal(string(raw))
+	want := `{"result":{"structuredContent":` + string(raw) + `,"content":[{"type":"text","text":` + string(quoted) + `}]}}` + "\n"
+	if out.String() != want {
+		t.Errorf("got  %s\nwant %s", out.String(), want)
+	}
+}
