@@ -130,12 +130,16 @@ func (s slot) fill(dst, raw []byte) []byte {
 	return append(dst, raw...)
 }
 
-const hexDigits = "0123456789abcdef"
-
-// plainByte tells the ASCII bytes a JSON string holds as they are.
-var plainByte = func() (t [utf8.RuneSelf]bool) {
-	for b := 0x20; b < utf8.RuneSelf; b++ {
-		t[b] = b != '"' && b != '\\' && b != '<' && b != '>' && b != '&'
+// asciiEscape is how encoding/json writes each ASCII byte in a string: ""
+// for a byte written as it is.
+var asciiEscape = func() (t [utf8.RuneSelf]string) {
+	const hex = "0123456789abcdef"
+	for b := range 0x20 {
+		t[b] = `\u00` + string(hex[b>>4]) + string(hex[b&0xF])
+	}
+	for b, e := range map[byte]string{'\n': `\n`, '\r': `\r`, '\t': `\t`, '\b': `\b`, '\f': `\f`,
+		'"': `\"`, '\\': `\\`, '<': `\u003c`, '>': `\u003e`, '&': `\u0026`} {
+		t[b] = e
 	}
 	return t
 }()
@@ -147,48 +151,26 @@ func appendJSONString(dst, s []byte) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		esc, size := "", 1
 		if b := s[i]; b < utf8.RuneSelf {
-			if plainByte[b] {
-				i++
-				continue
+			esc = asciiEscape[b]
+		} else {
+			var r rune
+			r, size = utf8.DecodeRune(s[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				esc = `\ufffd`
+			case r == '\u2028':
+				esc = `\u2028`
+			case r == '\u2029':
+				esc = `\u2029`
 			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '"', '\\':
-				dst = append(dst, '\\', b)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
 		}
 		i += size
+		if esc != "" {
+			dst = append(append(dst, s[start:i-size]...), esc...)
+			start = i
+		}
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
