@@ -205,12 +205,12 @@ func (l *Lines) YieldEvery() {
 // for the seam before it; seam then keeps the last span bytes read.
 func (l *Lines) wanted(frag []byte) bool {
 	t := append(l.seam, frag[:min(len(frag), l.span)]...)
-	if len(l.seam) == 0 || len(frag) > l.span {
-		if l.may(frag) {
-			return true
-		}
+	// With a seam and a piece no longer than span, the seam holds all of
+	// the piece: one call for both.
+	if (len(l.seam) == 0 || len(frag) > l.span) && l.may(frag) {
+		return true
 	}
-	if len(l.seam) > 0 && l.may(t) { // all of frag when it is no longer than span
+	if len(l.seam) > 0 && l.may(t) {
 		return true
 	}
 	if len(frag) >= l.span {
