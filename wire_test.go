@@ -64,6 +64,11 @@ var wireAnswers = func() (answers []string) {
 	return answers
 }()
 
+// answerResult is the result tools.Spec's handler makes of an answer.
+func answerResult(raw json.RawMessage) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent{Type: "text", Text: string(raw)}}, StructuredContent: raw}
+}
+
 // wireServer serves tools that return what tools.Spec's handler returns:
 // an answer as structured content and as text, an error result, and a
 // structured result that is not raw JSON, answering lines read from in
@@ -78,7 +83,7 @@ func wireServer(t *testing.T, wire *answerWire, in string, want int) []byte {
 	for i, a := range wireAnswers {
 		raw := json.RawMessage(a)
 		s.AddTool(mcp.NewTool(fmt.Sprintf("answer%d", i)), hold(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent{Type: "text", Text: string(raw)}}, StructuredContent: raw}, nil
+			return answerResult(raw), nil
 		}))
 	}
 	s.AddTool(mcp.NewTool("failing"), hold(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -202,7 +207,7 @@ func TestAnswerWireFillsEitherOrder(t *testing.T) {
 	wire := newAnswerWire(&out)
 	raw := json.RawMessage(wireAnswers[1])
 	res, err := wire.hold(func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent{Type: "text", Text: string(raw)}}, StructuredContent: raw}, nil
+		return answerResult(raw), nil
 	})(context.Background(), mcp.CallToolRequest{})
 	if err != nil {
 		t.Fatal(err)
