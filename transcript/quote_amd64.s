@@ -10,6 +10,8 @@
 //   R8 carry: 1 when the block's first byte is escaped by a run before it
 //   R9 saw: 1 once a backslash has been met
 //   R14 0x5555555555555555 (even positions), R15 0xaaaaaaaaaaaaaaaa (odd)
+//   DX 1 when the blocks are classified by AVX2 (quoteAVX2): Y8 and Y9
+//   then hold thirty-two of each byte, and VZEROUPPER precedes the return
 TEXT ·blockScan(SB), NOSPLIT, $0-41
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), CX
@@ -24,10 +26,17 @@ TEXT ·blockScan(SB), NOSPLIT, $0-41
 	PUNPCKLQDQ X9, X9
 	MOVQ $0x5555555555555555, R14
 	MOVQ $0xaaaaaaaaaaaaaaaa, R15
+	MOVBQZX ·quoteAVX2(SB), DX
+	TESTQ DX, DX
+	JZ   block
+	VPBROADCASTB X8, Y8
+	VPBROADCASTB X9, Y9
 
 block:
 	CMPQ CX, $64
 	JB   none
+	TESTQ DX, DX
+	JNZ  wide
 
 	// Classify the block: one bit per byte that is a quote (AX) or a
 	// backslash (BX).
@@ -67,7 +76,26 @@ block:
 	ORQ  R10, BX
 	ORQ  R12, R11
 	ORQ  R11, BX
+	JMP  classified
 
+wide:
+	// The same masks from two 32-byte halves.
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VPCMPEQB Y8, Y0, Y2
+	VPCMPEQB Y8, Y1, Y3
+	VPCMPEQB Y9, Y0, Y4
+	VPCMPEQB Y9, Y1, Y5
+	VPMOVMSKB Y2, AX
+	VPMOVMSKB Y3, R10
+	SHLQ $32, R10
+	ORQ  R10, AX
+	VPMOVMSKB Y4, BX
+	VPMOVMSKB Y5, R11
+	SHLQ $32, R11
+	ORQ  R11, BX
+
+classified:
 	// No backslash in or before the block: its first quote closes.
 	MOVQ BX, R10
 	ORQ  R8, R10
@@ -135,10 +163,17 @@ foundat:
 	MOVQ AX, end+24(FP)
 	MOVQ DI, reached+32(FP)
 	MOVB R9B, saw+40(FP)
-	RET
+	JMP  done
 
 none:
 	MOVQ $-1, end+24(FP)
 	MOVQ DI, reached+32(FP)
 	MOVB R9B, saw+40(FP)
+
+done:
+	TESTQ DX, DX
+	JZ   ret
+	VZEROUPPER
+
+ret:
 	RET

@@ -31,8 +31,17 @@ func TestClosingQuote(t *testing.T) {
 
 // TestClosingQuoteBlocks compares the block walk with the byte-wise search on
 // strings long enough to cross blocks, made of the bytes that matter: quotes,
-// backslashes and others, in runs of every length across block edges.
+// backslashes and others, in runs of every length across block edges; where
+// the processor has AVX2, with its classifier and without.
 func TestClosingQuoteBlocks(t *testing.T) {
+	wide := quoteAVX2
+	t.Cleanup(func() { quoteAVX2 = wide })
+	for _, quoteAVX2 = range []bool{false, wide} {
+		closingQuoteBlocks(t)
+	}
+}
+
+func closingQuoteBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []byte{'"', '\\', 'a', '\\', 'n'}
 	for n := 0; n < 200000; n++ {
