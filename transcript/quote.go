@@ -2,8 +2,6 @@ package transcript
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -16,36 +14,17 @@ import (
 // string is not checked, as a JSON skipper does not check it. The line
 // decoders and the answer exit find strings this one way.
 //
-// Where the processor can classify 64 bytes at once (quoteBlocks), the string
-// is walked a block at a time (blockScan): a block's quotes and backslashes
-// become two bit masks, the escaped positions follow from the backslash mask
-// by carry arithmetic, and the first quote not escaped closes the string.
-// Tool output holds an escaped quote or newline every few dozen bytes, which
-// makes a byte search stop and restart that often; the block walk does not
-// stop. The last bytes of b, fewer than a block, are searched byte-wise.
+// On amd64 the string is walked a block of 64 bytes at a time, in assembly
+// (quoteScan): a block's quotes and backslashes become two bit masks, the
+// escaped positions follow from the backslash mask by carry arithmetic, and
+// the first quote not escaped closes the string. Tool output holds an
+// escaped quote or newline every few dozen bytes, which makes a byte search
+// stop and restart that often; the block walk does not stop. Most strings
+// are keys and short values, which end in the first block: the walk is one
+// call, inlined here, with no test of its own before it. Elsewhere the
+// search is byte-wise (closingFrom).
 func ClosingQuote(b []byte, open int) (int, bool) {
-	from, saw := open+1, false
-	if quoteBlocks && len(b)-from >= 64 {
-		// Most strings are keys and short values that end within two
-		// words: a word-wide test finds their end without the call.
-		for w := from; w < from+16; w += 8 {
-			x := binary.LittleEndian.Uint64(b[w:])
-			q, bs := hasByte(x, '"'), hasByte(x, '\\')
-			if q == 0 && bs == 0 {
-				continue
-			}
-			if q != 0 && (bs == 0 || bits.TrailingZeros64(q) < bits.TrailingZeros64(bs)) {
-				return w + bits.TrailingZeros64(q)/8, false
-			}
-			break
-		}
-		end, reached, esc := blockScan(b[from:])
-		if end >= 0 {
-			return from + end, esc
-		}
-		from, saw = from+reached, esc
-	}
-	return closingFrom(b, open, from, saw)
+	return quoteScan(b, open+1)
 }
 
 // closingFrom searches byte-wise from b[from] for the quote that closes the
@@ -67,14 +46,6 @@ func closingFrom(b []byte, open, from int, saw bool) (int, bool) {
 		}
 		esc, j = true, q+1
 	}
-}
-
-// hasByte marks, in the high bit of each byte of x, the bytes equal to c;
-// above a marked byte a mark may be false, so only the lowest mark is sure.
-func hasByte(x uint64, c byte) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	y := x ^ (ones * uint64(c))
-	return (y - ones) &^ y & highs
 }
 
 // Unquote decodes the inside of a JSON string that holds escapes, as sonic

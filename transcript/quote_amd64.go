@@ -2,18 +2,14 @@ package transcript
 
 import "golang.org/x/sys/cpu"
 
-// quoteBlocks: every amd64 processor has SSE2, which classifies 16 bytes in
-// one compare; quoteAVX2, where the processor has AVX2, has blockScan
-// classify 32 at once (read by the assembly).
-const quoteBlocks = true
-
+// quoteAVX2: where the processor has AVX2, quoteScan classifies a block
+// with two 32-byte compares per byte kind instead of four of SSE2's 16
+// (which every amd64 processor has). The assembly reads it.
 var quoteAVX2 = cpu.X86.HasAVX2
 
-// blockScan looks for the first quote of b that no backslash escapes, b being
-// the inside of a JSON string and its rest, in whole 64-byte blocks. end is
-// that quote's index, or -1 when none is in the blocks walked; reached is how
-// far the walk got (a multiple of 64; len(b)-reached < 64 when end is -1);
-// saw reports a backslash before end, or before reached.
+// quoteScan is ClosingQuote's search from b[from] on, b[from-1] being the
+// opening quote: the index of the first quote not escaped, or -1, and
+// whether a backslash comes before it (before the end of b when none).
 //
 //go:noescape
-func blockScan(b []byte) (end, reached int, saw bool)
+func quoteScan(b []byte, from int) (end int, saw bool)

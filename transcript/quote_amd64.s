@@ -1,23 +1,32 @@
 #include "textflag.h"
 
-// func blockScan(b []byte) (end, reached int, saw bool)
+// func quoteScan(b []byte, from int) (end int, saw bool)
 //
-// Walks b (the inside of a JSON string) 64 bytes at a time; see blockScan in
-// quote_amd64.go for the contract. Registers:
-//   SI next block, CX bytes left, DI offset of SI in b
-//   X8 sixteen '"', X9 sixteen '\'
-//   AX quote mask, BX backslash mask of the block
+// Finds the first quote of b at or after from that no backslash escapes,
+// b[from-1] being the quote that opens the string; see quoteScan in
+// quote_amd64.go for the contract. A line of 64 bytes or more is walked 64
+// bytes at a time; its last bytes, fewer than a block, are read as the block
+// that ends the line, its bits for the bytes already walked shifted out. A
+// shorter line is searched byte by byte. Registers:
+//   SI b, CX len(b), DI the offset of the block's first byte to look at
+//   X8 sixteen '"', X9 sixteen '\' (Y8, Y9: thirty-two, with AVX2)
+//   DX 1 when the blocks are classified by AVX2 (quoteAVX2); VZEROUPPER
+//      then precedes the return
+//   AX quote mask, BX backslash mask of the block, bit 0 for offset DI
 //   R8 carry: 1 when the block's first byte is escaped by a run before it
 //   R9 saw: 1 once a backslash has been met
+//   R11 the address the block is read from, R12 how many of its first
+//      bytes were walked before (0 but for the last block)
 //   R14 0x5555555555555555 (even positions), R15 0xaaaaaaaaaaaaaaaa (odd)
-//   DX 1 when the blocks are classified by AVX2 (quoteAVX2): Y8 and Y9
-//   then hold thirty-two of each byte, and VZEROUPPER precedes the return
-TEXT ·blockScan(SB), NOSPLIT, $0-41
+TEXT ·quoteScan(SB), NOSPLIT, $0-41
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), CX
-	XORQ DI, DI
+	MOVQ from+24(FP), DI
 	XORQ R8, R8
 	XORQ R9, R9
+	XORQ DX, DX
+	CMPQ CX, $64
+	JB   bytewise
 	MOVQ $0x2222222222222222, AX
 	MOVQ AX, X8
 	PUNPCKLQDQ X8, X8
@@ -33,17 +42,29 @@ TEXT ·blockScan(SB), NOSPLIT, $0-41
 	VPBROADCASTB X9, Y9
 
 block:
-	CMPQ CX, $64
-	JB   none
+	MOVQ CX, R10
+	SUBQ DI, R10          // R10: the bytes left, none or fewer than 0 past the end
+	CMPQ R10, $64
+	JL   last
+	LEAQ (SI)(DI*1), R11
+	XORQ R12, R12
+	JMP  classify
+
+last:
+	TESTQ R10, R10
+	JLE  none
+	LEAQ -64(SI)(CX*1), R11
+	MOVQ $64, R12
+	SUBQ R10, R12
+
+classify:
+	// One bit per byte that is a quote (AX) or a backslash (BX).
 	TESTQ DX, DX
 	JNZ  wide
-
-	// Classify the block: one bit per byte that is a quote (AX) or a
-	// backslash (BX).
-	MOVOU 0(SI), X0
-	MOVOU 16(SI), X1
-	MOVOU 32(SI), X2
-	MOVOU 48(SI), X3
+	MOVOU 0(R11), X0
+	MOVOU 16(R11), X1
+	MOVOU 32(R11), X2
+	MOVOU 48(R11), X3
 	MOVOU X0, X4
 	MOVOU X1, X5
 	MOVOU X2, X6
@@ -59,29 +80,29 @@ block:
 	PMOVMSKB X0, AX
 	PMOVMSKB X1, R10
 	PMOVMSKB X2, R11
-	PMOVMSKB X3, R12
+	PMOVMSKB X3, R13
 	SHLQ $16, R10
 	SHLQ $32, R11
-	SHLQ $48, R12
+	SHLQ $48, R13
 	ORQ  R10, AX
-	ORQ  R12, R11
+	ORQ  R13, R11
 	ORQ  R11, AX
 	PMOVMSKB X4, BX
 	PMOVMSKB X5, R10
 	PMOVMSKB X6, R11
-	PMOVMSKB X7, R12
+	PMOVMSKB X7, R13
 	SHLQ $16, R10
 	SHLQ $32, R11
-	SHLQ $48, R12
+	SHLQ $48, R13
 	ORQ  R10, BX
-	ORQ  R12, R11
+	ORQ  R13, R11
 	ORQ  R11, BX
 	JMP  classified
 
 wide:
 	// The same masks from two 32-byte halves.
-	VMOVDQU 0(SI), Y0
-	VMOVDQU 32(SI), Y1
+	VMOVDQU 0(R11), Y0
+	VMOVDQU 32(R11), Y1
 	VPCMPEQB Y8, Y0, Y2
 	VPCMPEQB Y8, Y1, Y3
 	VPCMPEQB Y9, Y0, Y4
@@ -96,15 +117,23 @@ wide:
 	ORQ  R11, BX
 
 classified:
+	// The last block's bits for bytes walked before go.
+	TESTQ R12, R12
+	JZ   masks
+	MOVQ CX, R13
+	MOVQ R12, CX
+	SHRQ CX, AX
+	SHRQ CX, BX
+	MOVQ R13, CX
+
+masks:
 	// No backslash in or before the block: its first quote closes.
 	MOVQ BX, R10
 	ORQ  R8, R10
 	JNZ  escapes
 	TESTQ AX, AX
 	JNZ  found
-	ADDQ $64, SI
 	ADDQ $64, DI
-	SUBQ $64, CX
 	JMP  block
 
 escapes:
@@ -138,9 +167,7 @@ escapes:
 	ANDQ BX, AX           // AX: quotes not escaped
 	JNZ  escapedfound
 	MOVQ $1, R9
-	ADDQ $64, SI
 	ADDQ $64, DI
-	SUBQ $64, CX
 	JMP  block
 
 escapedfound:
@@ -160,14 +187,12 @@ found:
 
 foundat:
 	ADDQ DI, AX
-	MOVQ AX, end+24(FP)
-	MOVQ DI, reached+32(FP)
+	MOVQ AX, end+32(FP)
 	MOVB R9B, saw+40(FP)
 	JMP  done
 
 none:
-	MOVQ $-1, end+24(FP)
-	MOVQ DI, reached+32(FP)
+	MOVQ $-1, end+32(FP)
 	MOVB R9B, saw+40(FP)
 
 done:
@@ -176,4 +201,26 @@ done:
 	VZEROUPPER
 
 ret:
+	RET
+
+bytewise:
+	// A line shorter than a block: a backslash escapes the byte after it.
+	CMPQ DI, CX
+	JAE  none
+	MOVBLZX (SI)(DI*1), AX
+	CMPB AL, $0x5c
+	JEQ  backslash
+	CMPB AL, $0x22
+	JEQ  bytefound
+	INCQ DI
+	JMP  bytewise
+
+backslash:
+	MOVQ $1, R9
+	ADDQ $2, DI
+	JMP  bytewise
+
+bytefound:
+	MOVQ DI, end+32(FP)
+	MOVB R9B, saw+40(FP)
 	RET
