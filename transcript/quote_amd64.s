@@ -10,6 +10,7 @@
 // shorter line is searched byte by byte. Registers:
 //   SI b, CX len(b), DI the offset of the block's first byte to look at
 //   X8 sixteen '"', X9 sixteen '\' (Y8, Y9: thirty-two, with AVX2)
+//      and the escape arithmetic's bit patterns, read from quoteConsts
 //   DX 1 when the blocks are classified by AVX2 (quoteAVX2); VZEROUPPER
 //      then precedes the return
 //   AX quote mask, BX backslash mask of the block, bit 0 for offset DI
@@ -17,7 +18,21 @@
 //   R9 saw: 1 once a backslash has been met
 //   R11 the address the block is read from, R12 how many of its first
 //      bytes were walked before (0 but for the last block)
-//   R14 0x5555555555555555 (even positions), R15 0xaaaaaaaaaaaaaaaa (odd)
+//
+// quoteConsts: thirty-two quotes, thirty-two backslashes, the odd positions'
+// bits (0xaa..) and the even ones' (0x55..).
+DATA quoteConsts<>+0(SB)/8, $0x2222222222222222
+DATA quoteConsts<>+8(SB)/8, $0x2222222222222222
+DATA quoteConsts<>+16(SB)/8, $0x2222222222222222
+DATA quoteConsts<>+24(SB)/8, $0x2222222222222222
+DATA quoteConsts<>+32(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA quoteConsts<>+40(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA quoteConsts<>+48(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA quoteConsts<>+56(SB)/8, $0x5c5c5c5c5c5c5c5c
+DATA quoteConsts<>+64(SB)/8, $0xaaaaaaaaaaaaaaaa
+DATA quoteConsts<>+72(SB)/8, $0x5555555555555555
+GLOBL quoteConsts<>(SB), RODATA|NOPTR, $80
+
 TEXT ·quoteScan(SB), NOSPLIT, $0-41
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), CX
@@ -27,19 +42,16 @@ TEXT ·quoteScan(SB), NOSPLIT, $0-41
 	XORQ DX, DX
 	CMPQ CX, $64
 	JB   bytewise
-	MOVQ $0x2222222222222222, AX
-	MOVQ AX, X8
-	PUNPCKLQDQ X8, X8
-	MOVQ $0x5c5c5c5c5c5c5c5c, AX
-	MOVQ AX, X9
-	PUNPCKLQDQ X9, X9
-	MOVQ $0x5555555555555555, R14
-	MOVQ $0xaaaaaaaaaaaaaaaa, R15
 	MOVBQZX ·quoteAVX2(SB), DX
 	TESTQ DX, DX
-	JZ   block
-	VPBROADCASTB X8, Y8
-	VPBROADCASTB X9, Y9
+	JNZ  wideconsts
+	MOVOU quoteConsts<>+0(SB), X8
+	MOVOU quoteConsts<>+32(SB), X9
+	JMP  block
+
+wideconsts:
+	VMOVDQU quoteConsts<>+0(SB), Y8
+	VMOVDQU quoteConsts<>+32(SB), Y9
 
 block:
 	MOVQ CX, R10
@@ -153,7 +165,7 @@ escapes:
 	SHLQ $1, R11
 	ORQ  R8, R11          // R11: follows, the bytes right after a backslash
 	MOVQ BX, R12
-	ANDQ R15, R12
+	ANDQ quoteConsts<>+64(SB), R12
 	MOVQ R11, R10
 	NOTQ R10
 	ANDQ R10, R12         // R12: runs starting on an odd position
@@ -161,7 +173,7 @@ escapes:
 	SETCS R8B
 	MOVBQZX R8B, R8
 	SHLQ $1, BX
-	XORQ R14, BX
+	XORQ quoteConsts<>+72(SB), BX
 	ANDQ R11, BX          // BX: the escaped positions
 	NOTQ BX
 	ANDQ BX, AX           // AX: quotes not escaped
