@@ -770,7 +770,7 @@ func (d *fastDecoder) blanks() {
 
 // null consumes a null literal, if one is next.
 func (d *fastDecoder) null() bool {
-	if bytes.HasPrefix(d.b[d.i:], []byte("null")) {
+	if hasWord(d.b, d.i, "null") {
 		d.i += 4
 		if d.end() {
 			return true
@@ -872,20 +872,27 @@ func validEscapes(s []byte) bool {
 }
 
 func (d *fastDecoder) bool(dst *bool) bool {
-	rest := d.b[d.i:]
 	switch {
-	case bytes.HasPrefix(rest, []byte("true")):
+	case hasWord(d.b, d.i, "true"):
 		*dst = true
 		d.i += 4
-	case bytes.HasPrefix(rest, []byte("false")):
+	case hasWord(d.b, d.i, "false"):
 		*dst = false
 		d.i += 5
-	case bytes.HasPrefix(rest, []byte("null")):
+	case hasWord(d.b, d.i, "null"):
 		d.i += 4
 	default:
 		return false
 	}
 	return d.end()
+}
+
+// hasWord reports whether b holds word at i. Inlined with a constant word,
+// the comparison is a load or two and no call (bytes.HasPrefix calls the
+// runtime's memequal for every value str, int and bool are given, to find
+// the rare null).
+func hasWord(b []byte, i int, word string) bool {
+	return len(b)-i >= len(word) && string(b[i:i+len(word)]) == word
 }
 
 // end reports whether a literal or number stops where a value may stop.
@@ -1000,7 +1007,7 @@ func (d *fastDecoder) skip(depth int) bool {
 }
 
 func (d *fastDecoder) literal(word string) bool {
-	if !bytes.HasPrefix(d.b[d.i:], []byte(word)) {
+	if !hasWord(d.b, d.i, word) {
 		return false
 	}
 	d.i += len(word)
