@@ -20,9 +20,10 @@ import (
 // the first quote not escaped closes the string. Tool output holds an
 // escaped quote or newline every few dozen bytes, which makes a byte search
 // stop and restart that often; the block walk does not stop. Most strings
-// are keys and short values, which end in the first block: the walk is one
-// call, inlined here, with no test of its own before it. Elsewhere the
-// search is byte-wise (closingFrom).
+// are keys and short values, which end in the first block: ClosingQuote is
+// the one call to the walk, small enough to be inlined into its callers,
+// with no test of its own before it. Elsewhere the search is byte-wise
+// (closingFrom).
 func ClosingQuote(b []byte, open int) (int, bool) {
 	return quoteScan(b, open+1)
 }
