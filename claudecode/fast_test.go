@@ -47,19 +47,27 @@ func readBoth(line []byte) (fast, slow string, fastOK, slowOK, declined bool) {
 // corpusLines is every non-blank line of the JSONL files under the public
 // corpus and the repository's fixture trees.
 func corpusLines(t testing.TB) [][]byte {
+	return treeLines(t, []string{"../../shared/corpus/public", "../testdata"}, 0)
+}
+
+// treeLines is the non-blank lines of the JSONL files under roots, the files
+// read until about max bytes (0: all of them).
+func treeLines(t testing.TB, roots []string, max int) [][]byte {
 	var lines [][]byte
-	for _, root := range []string{"../../shared/corpus/public", "../testdata"} {
+	n := 0
+	for _, root := range roots {
 		if _, err := os.Stat(root); err != nil {
 			t.Fatalf("corpus %s: %v", root, err)
 		}
 		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || max > 0 && n >= max {
 				return err
 			}
 			b, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
+			n += len(b)
 			for _, l := range bytes.Split(b, []byte("\n")) {
 				if len(bytes.TrimSpace(l)) > 0 {
 					lines = append(lines, l)

@@ -18,8 +18,8 @@ func ParseTime(s string) int64 {
 		c5, mi := two(s[14], s[15])
 		c6, se := two(s[17], s[18])
 		c7, ms := two(s[20], s[21])
-		c8, ms1 := two('0', s[22])
-		y, ms = y*100+y1, ms*10+ms1
+		c8 := s[22] - '0'
+		y, ms = y*100+y1, ms*10+int(c8)
 		if max(c, c1, c2, c3, c4, c5, c6, c7, c8) <= 9 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h < 24 && mi < 60 && se < 61 {
 			// time.Date's answer (a day past the month's end, or a 60th
 			// second, runs on into the next), counted without it.
