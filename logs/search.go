@@ -414,9 +414,12 @@ func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q Sea
 	hc := &hitCollector{limit: q.Limit, after: q.After}
 	var hook lineHook
 	searchers := hc.searchers(q, m)
+	var read fileStates[int64] // the bytes of each file's lines
 	hook = func(f *FileSummary, er transcript.EntryReader) {
 		ls := searchers.Get().(*lineSearcher)
-		hc.scanned.Add(int64(len(er.Lines().Bytes())) + 1)
+		n := read.of(f)
+		n.v += int64(len(er.Lines().Bytes())) + 1
+		read.keep(n)
 		ls.line(f, nil, er)
 		searchers.Put(ls)
 	}
@@ -424,13 +427,19 @@ func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q Sea
 	if err != nil || !combined {
 		return snap, nil, err
 	}
-	res := hc.result()
+	// The bytes scanned are those a search of the snapshot reads: the
+	// files of the sessions in the range (and the spilled outputs read).
 	owner := map[*FileSummary]*Session{}
 	for _, ss := range snap.Sessions {
+		in := q.Range.Overlaps(ss.Start, ss.End)
 		for _, f := range ss.Files() {
 			owner[f] = ss
+			if n, ok := read.get(f); ok && in {
+				hc.scanned.Add(*n)
+			}
 		}
 	}
+	res := hc.result()
 	for i := range res.Hits {
 		res.Hits[i].Session = owner[res.Hits[i].File]
 	}

@@ -375,7 +375,7 @@ func TestSearchReadsEveryCodexLine(t *testing.T) {
 // renderSearch is a search's total and hits, a line each.
 func renderSearch(r SearchResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "total=%d\n", r.Total)
+	fmt.Fprintf(&b, "total=%d scanned=%d\n", r.Total, r.ScannedBytes)
 	for _, h := range r.Hits {
 		fmt.Fprintf(&b, "%s %d %s %s %q\n", h.Session.ID, h.Time, h.UUID, h.Role, h.Snippet)
 	}

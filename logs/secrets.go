@@ -118,7 +118,7 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		j := jobs[i]
 		var found []SecretFinding
 		if fs, ok := q.Read.file(j.f); ok && !j.txt {
-			found = fs.inRange(j.s, q.Range)
+			found = fs.inRange(j.s, j.f, q.Range)
 			scanned.Add(fs.bytes)
 		} else {
 			found = scanSecretFile(ctx, j.s, j.f, j.path, j.txt, q, &scanned)
@@ -220,31 +220,12 @@ func appendLineSecrets(out []SecretFinding, er transcript.EntryReader, find func
 // given it (SecretQuery.Read) takes a file's findings from it instead of
 // reading the file again.
 type ReadSecrets struct {
-	mu    sync.Mutex
-	files map[*FileSummary]*fileSecrets
-	last  sync.Pool // *fileSecrets of the file a worker read last
+	files fileStates[fileSecrets]
 }
 
 type fileSecrets struct {
-	f        *FileSummary
 	findings []SecretFinding // without their session
 	bytes    int64
-}
-
-// state is f's scan, made on f's first line. The calls for one file come
-// from one goroutine at a time (lineHook), so the scan is changed unlocked.
-func (rs *ReadSecrets) state(f *FileSummary) *fileSecrets {
-	if fs, _ := rs.last.Get().(*fileSecrets); fs != nil && fs.f == f {
-		return fs
-	}
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	fs := rs.files[f]
-	if fs == nil {
-		fs = &fileSecrets{f: f}
-		rs.files[f] = fs
-	}
-	return fs
 }
 
 // file is the scan of f, when the look read f whole without an error.
@@ -252,8 +233,7 @@ func (rs *ReadSecrets) file(f *FileSummary) (*fileSecrets, bool) {
 	if rs == nil || f.ReadError != "" {
 		return nil, false
 	}
-	fs, ok := rs.files[f]
-	return fs, ok
+	return rs.files.get(f)
 }
 
 // ScanSecretsWhileReading returns the snapshot and, when this look had to
@@ -262,13 +242,13 @@ func (rs *ReadSecrets) file(f *FileSummary) (*fileSecrets, bool) {
 // findings from (SecretQuery.Read): each file is read once for both. On a
 // warm store it returns nil and ScanSecrets reads the files.
 func (s *Store) ScanSecretsWhileReading(ctx context.Context, progress Progress, find func([]byte) []SecretMatch) (*Snapshot, *ReadSecrets, error) {
-	rs := &ReadSecrets{files: map[*FileSummary]*fileSecrets{}}
+	rs := &ReadSecrets{}
 	all := TimeRange{}
 	hook := func(f *FileSummary, er transcript.EntryReader) {
-		fs := rs.state(f)
-		fs.bytes += int64(len(er.Lines().Bytes())) + 1
-		fs.findings = appendLineSecrets(fs.findings, er, find, "", f.ModTime.UnixMilli(), all)
-		rs.last.Put(fs)
+		s := rs.files.of(f)
+		s.v.bytes += int64(len(er.Lines().Bytes())) + 1
+		s.v.findings = appendLineSecrets(s.v.findings, er, find, "", f.ModTime.UnixMilli(), all)
+		rs.files.keep(s)
 	}
 	snap, combined, err := s.snapshot(ctx, progress, hook)
 	if err != nil || !combined {
@@ -277,10 +257,11 @@ func (s *Store) ScanSecretsWhileReading(ctx context.Context, progress Progress, 
 	return snap, rs, nil
 }
 
-// inRange is the file's findings in rng, of session s, placed in the file.
-func (fs *fileSecrets) inRange(s *Session, rng TimeRange) []SecretFinding {
+// inRange is the findings of f, the file of this scan, in rng, of session
+// s, placed in f.
+func (fs *fileSecrets) inRange(s *Session, f *FileSummary, rng TimeRange) []SecretFinding {
 	var out []SecretFinding
-	rel := relPath(fs.f.Root.Path, fs.f.Path)
+	rel := relPath(f.Root.Path, f.Path)
 	for _, x := range fs.findings {
 		if rng.Contains(x.Time) {
 			x.Session, x.File = s, rel
