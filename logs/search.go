@@ -464,9 +464,12 @@ func searchFile(ctx context.Context, s *Session, f *FileSummary, ls *lineSearche
 	m, scanned := ls.m, ls.scanned
 	if m.needle != nil {
 		// A long line the pre-check rejects, on its pieces, is passed over
-		// without being held.
+		// without being held, and so are the runs of lines in the read
+		// buffer that it rejects at once: a needle in no line of a run is
+		// not in the run.
 		span := max(len(m.needle), len(persistedMarker), len("\u212a")) - 1
 		er.Lines().SkipLong(span, func(b []byte) bool { return ls.mayHit(f, b) }, func(n int) { scanned.Add(int64(n) + 1) })
+		er.Lines().SkipRuns(func(lines int, n int64) { scanned.Add(n + int64(lines)) })
 	}
 	for er.Scan() {
 		scanned.Add(int64(len(er.Lines().Bytes())) + 1)

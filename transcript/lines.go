@@ -38,6 +38,8 @@ type Lines struct {
 	every   bool                // SkipLong is refused (see YieldEvery)
 	skipped func(n int)
 	span    int
+	runs    func(lines int, bytes int64) // told of the runs passRuns passes over (see SkipRuns)
+	single  int64                        // passRuns leaves the lines before this offset to next
 	seam    []byte
 	raw     []byte
 	line    []byte
@@ -142,6 +144,11 @@ func (l *Lines) next() bool {
 			return false
 		}
 	}
+	if l.runs != nil && l.offset >= l.single && l.r.Buffered() > 0 {
+		if l.passRuns(); l.done {
+			return false
+		}
+	}
 	l.torn = false
 	l.start = l.offset
 	frag, err := l.r.ReadSlice('\n')
@@ -192,13 +199,85 @@ func (l *Lines) SkipLong(span int, may func(b []byte) bool, skipped func(n int))
 	l.may, l.skipped, l.span = may, skipped, max(span, 2) // seam keeps the line end
 }
 
+// SkipRuns lets a scan set up by SkipLong go past whole lines that may
+// rejects without yielding them one at a time: may is shown what the read
+// buffer holds after the current line (whole lines, and the start of the
+// next one), and when it is false the whole lines are passed over at once,
+// as SkipLong passes over a long line, and skipped is told how many there
+// were and the total length their Bytes would have had. A line that is
+// blank or ends in anything but a printable ASCII byte (a '\r', a space, a
+// multi-byte character) stops the run and is read as usual, so the lines a
+// run holds are non-blank and their Bytes end where their '\n' is: Number
+// stays the physical line's, and the lengths told are exact. Where may is
+// true, every line it was shown is read as usual.
+//
+// may must be false for bytes that hold several lines only when it is
+// false for each of them, as a test of whether some text occurs in the
+// bytes is. It is not SkipLong's contract: the secret scan's pre-check reads
+// past a trigger, and past a line's end it would read the next line.
+func (l *Lines) SkipRuns(skipped func(lines int, bytes int64)) {
+	if l.may != nil {
+		l.runs = skipped
+	}
+}
+
+// passRuns goes past the whole lines of the read buffer that may rejects,
+// up to the first line that it must read as usual (see SkipRuns), which it
+// marks in single. The buffer is not filled here: the line read as usual
+// after a run fills it, and its read's error stays bufio's to report.
+func (l *Lines) passRuns() {
+	if l.ctx != nil {
+		if err := l.ctx.Err(); err != nil {
+			l.err, l.done = err, true
+			return
+		}
+	}
+	b, _ := l.r.Peek(l.r.Buffered())
+	e := bytes.IndexByte(b, '\n')
+	if e < 0 {
+		return // the start of a line longer than what is buffered
+	}
+	if l.may(b) {
+		l.single = l.offset + int64(len(b))
+		return
+	}
+	n, lines := 0, 0 // the run: its first n bytes, that many lines
+	for {
+		if e == n || !plainEnd[b[e-1]] {
+			l.single = l.offset + int64(e+1)
+			break
+		}
+		n, lines = e+1, lines+1
+		j := bytes.IndexByte(b[n:], '\n')
+		if j < 0 {
+			break
+		}
+		e = n + j
+	}
+	if lines > 0 {
+		l.r.Discard(n)
+		l.offset += int64(n)
+		l.number += lines
+		l.runs(lines, int64(n-lines))
+	}
+}
+
+// plainEnd holds the bytes that, last before a line's '\n', make the line
+// non-blank and its Bytes the line without its '\n' alone: printable ASCII.
+var plainEnd = func() (t [256]bool) {
+	for c := '!'; c <= '~'; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
 // YieldEvery makes SkipLong do nothing: the reader of a format whose
 // entries depend on the lines before them (a Codex rollout: the fork's
 // copied prefix, the model in force) asks for every line, whatever pass
 // reads through it.
 func (l *Lines) YieldEvery() {
 	l.every = true
-	l.may, l.skipped = nil, nil
+	l.may, l.skipped, l.runs = nil, nil, nil
 }
 
 // wanted reports whether may is true for frag, a long line's next piece, or

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"strings"
 	"testing"
@@ -254,6 +255,145 @@ func TestSkipLong(t *testing.T) {
 				l.Close()
 			}
 		}
+	}
+}
+
+// TestSkipRuns compares a scan that passes over runs of lines (SkipRuns)
+// with one that yields every line, on streams of random lines: short and
+// long ones, some holding the needle, blank ones, ones of white space alone
+// (ASCII and Unicode), ones ending in "\r", a space or a multi-byte
+// character, and a last line without its '\n', read in random chunks. Every
+// line with the needle is yielded with the number, offset and bytes the
+// full scan gives it, every yielded line is one of the full scan's, and
+// what was not yielded is exactly what the two skipping callbacks were told.
+func TestSkipRuns(t *testing.T) {
+	needle := []byte("NEEDLE")
+	kinds := []func(r *rand.Rand) string{
+		func(r *rand.Rand) string { return `{"a":"` + strings.Repeat("x", r.Intn(3000)) + `"}` },
+		func(r *rand.Rand) string { return `{"a":"` + strings.Repeat("y", r.Intn(200)) + "NEEDLE" + `"}` },
+		func(r *rand.Rand) string { return "" },
+		func(r *rand.Rand) string { return "  \t " },
+		func(r *rand.Rand) string { return "\u00a0\u2028" },
+		func(r *rand.Rand) string { return `{"b":1}` + "\r" },
+		func(r *rand.Rand) string { return `{"b":2} ` },
+		func(r *rand.Rand) string { return `{"c":"é` },
+		func(r *rand.Rand) string { return "\r" },
+		func(r *rand.Rand) string { return strings.Repeat("z", 256<<10+r.Intn(100<<10)) },
+		func(r *rand.Rand) string { return strings.Repeat("z", 300<<10) + "NEEDLE" },
+	}
+	type line struct {
+		number int
+		start  int64
+		text   string
+		torn   bool
+	}
+	r := rand.New(rand.NewSource(7))
+	runsSeen := 0
+	for trial := 0; trial < 300; trial++ {
+		var in strings.Builder
+		for n := r.Intn(400); n > 0; n-- {
+			k := r.Intn(len(kinds) + 40) // mostly plain lines
+			if k >= len(kinds) {
+				k = 0
+			}
+			if k >= 9 && r.Intn(10) > 0 {
+				k = 0 // few long lines
+			}
+			in.WriteString(kinds[k](r))
+			in.WriteByte('\n')
+		}
+		if r.Intn(3) == 0 {
+			in.WriteString(`{"torn":"NEEDLE`[:r.Intn(15)+1])
+		}
+		data := []byte(in.String())
+		scan := func(skip bool) (got []line, skippedLines, skippedBytes int) {
+			f := &fileAt{chunkReader: &chunkReader{r: bytes.NewReader(data), n: 1 + r.Intn(400<<10)}, data: data}
+			l := NewLines(context.Background(), f, 0, 0)
+			defer l.Close()
+			if skip {
+				l.SkipLong(len(needle)-1, func(b []byte) bool { return bytes.Contains(b, needle) }, func(n int) { skippedLines++; skippedBytes += n })
+				l.SkipRuns(func(lines int, n int64) { runsSeen++; skippedLines += lines; skippedBytes += int(n) })
+			}
+			for l.Scan() {
+				got = append(got, line{l.Number(), l.Start(), string(l.Bytes()), l.Torn()})
+			}
+			if l.Err() != nil {
+				t.Fatal(l.Err())
+			}
+			return got, skippedLines, skippedBytes
+		}
+		all, _, _ := scan(false)
+		some, skippedLines, skippedBytes := scan(true)
+		byNumber := map[int]line{}
+		for _, x := range all {
+			byNumber[x.number] = x
+		}
+		yielded := map[int]bool{}
+		for _, x := range some {
+			if want, ok := byNumber[x.number]; !ok || want != x {
+				t.Fatalf("trial %d: yielded line %d at %d (%d bytes), which the full scan does not yield so", trial, x.number, x.start, len(x.text))
+			}
+			yielded[x.number] = true
+		}
+		notLines, notBytes := 0, 0
+		for _, x := range all {
+			if yielded[x.number] {
+				continue
+			}
+			if strings.Contains(x.text, string(needle)) {
+				t.Fatalf("trial %d: line %d holds the needle and was passed over", trial, x.number)
+			}
+			notLines++
+			notBytes += len(x.text)
+		}
+		if notLines != skippedLines || notBytes != skippedBytes {
+			t.Fatalf("trial %d: %d lines of %d bytes not yielded; told %d lines of %d bytes", trial, notLines, notBytes, skippedLines, skippedBytes)
+		}
+	}
+	if runsSeen < 100 {
+		t.Fatalf("only %d runs passed over: the test does not reach SkipRuns", runsSeen)
+	}
+	t.Logf("%d runs passed over", runsSeen)
+}
+
+// TestSkipRunsWithoutSkipLong: without SkipLong's predicate, or after YieldEvery,
+// SkipRuns does nothing: every line is yielded.
+func TestSkipRunsWithoutSkipLong(t *testing.T) {
+	in := []byte("a\nb\nc\n")
+	for _, every := range []bool{false, true} {
+		l := NewLines(context.Background(), bytes.NewReader(in), 0, 0)
+		if every {
+			l.YieldEvery()
+			l.SkipLong(2, func([]byte) bool { return false }, func(int) {})
+		}
+		told := 0
+		l.SkipRuns(func(lines int, _ int64) { told += lines })
+		n := 0
+		for l.Scan() {
+			n++
+		}
+		l.Close()
+		if n != 3 || told != 0 {
+			t.Errorf("every %v: %d lines yielded, %d told passed over; want 3, 0", every, n, told)
+		}
+	}
+}
+
+// TestSkipRunsCancelled: a scan passing over runs still stops at once when
+// its context is done, not only every 256 lines.
+func TestSkipRunsCancelled(t *testing.T) {
+	in := []byte(strings.Repeat("{\"a\":1}\n", 100))
+	ctx, cancel := context.WithCancel(context.Background())
+	l := NewLines(ctx, &fileAt{chunkReader: &chunkReader{r: bytes.NewReader(in), n: 1 << 20}, data: in}, 0, 0)
+	defer l.Close()
+	l.SkipLong(2, func([]byte) bool { return false }, func(int) {})
+	l.SkipRuns(func(int, int64) {})
+	if !l.Scan() {
+		t.Fatal("no first line")
+	}
+	cancel()
+	if l.Scan() || l.Err() != context.Canceled {
+		t.Errorf("after cancel: Scan yields line %d, err %v; want no line, context.Canceled", l.Number(), l.Err())
 	}
 }
 
