@@ -138,16 +138,14 @@ func (l *Lines) next() bool {
 	if l.done {
 		return false
 	}
-	if l.number%256 == 0 && l.ctx != nil {
-		if err := l.ctx.Err(); err != nil {
-			l.err, l.done = err, true
-			return false
-		}
+	if l.number%256 == 0 && l.cancelled() {
+		return false
 	}
 	if l.runs != nil && l.offset >= l.single && l.r.Buffered() > 0 {
-		if l.passRuns(); l.done {
+		if l.cancelled() {
 			return false
 		}
+		l.passRuns()
 	}
 	l.torn = false
 	l.start = l.offset
@@ -176,6 +174,18 @@ func (l *Lines) next() bool {
 	l.line = bytes.TrimSuffix(frag, []byte{'\n'})
 	l.line = bytes.TrimSuffix(l.line, []byte{'\r'})
 	return true
+}
+
+// cancelled ends the scan with the context's error once it is done.
+func (l *Lines) cancelled() bool {
+	if l.ctx == nil {
+		return false
+	}
+	if err := l.ctx.Err(); err != nil {
+		l.err, l.done = err, true
+		return true
+	}
+	return false
 }
 
 // errChanged is the error of a scan whose file was cut short or rewritten
@@ -226,12 +236,6 @@ func (l *Lines) SkipRuns(skipped func(lines int, bytes int64)) {
 // marks in single. The buffer is not filled here: the line read as usual
 // after a run fills it, and its read's error stays bufio's to report.
 func (l *Lines) passRuns() {
-	if l.ctx != nil {
-		if err := l.ctx.Err(); err != nil {
-			l.err, l.done = err, true
-			return
-		}
-	}
 	b, _ := l.r.Peek(l.r.Buffered())
 	e := bytes.IndexByte(b, '\n')
 	if e < 0 {
@@ -243,7 +247,7 @@ func (l *Lines) passRuns() {
 	}
 	n, lines := 0, 0 // the run: its first n bytes, that many lines
 	for {
-		if e == n || !plainEnd[b[e-1]] {
+		if e == n || b[e-1] < '!' || b[e-1] > '~' { // blank, or not plainly ended
 			l.single = l.offset + int64(e+1)
 			break
 		}
@@ -261,15 +265,6 @@ func (l *Lines) passRuns() {
 		l.runs(lines, int64(n-lines))
 	}
 }
-
-// plainEnd holds the bytes that, last before a line's '\n', make the line
-// non-blank and its Bytes the line without its '\n' alone: printable ASCII.
-var plainEnd = func() (t [256]bool) {
-	for c := '!'; c <= '~'; c++ {
-		t[c] = true
-	}
-	return t
-}()
 
 // YieldEvery makes SkipLong do nothing: the reader of a format whose
 // entries depend on the lines before them (a Codex rollout: the fork's
