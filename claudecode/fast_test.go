@@ -60,8 +60,11 @@ func treeLines(t testing.TB, roots []string, max int) [][]byte {
 			t.Fatalf("corpus %s: %v", root, err)
 		}
 		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || max > 0 && n >= max {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
 				return err
+			}
+			if max > 0 && n >= max {
+				return filepath.SkipAll
 			}
 			b, err := os.ReadFile(p)
 			if err != nil {
