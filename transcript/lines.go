@@ -20,8 +20,9 @@ import (
 //     limit (real lines hold images of several MB);
 //   - a last line without '\n' is yielded with Torn true: the caller decides
 //     whether it is being written right now;
-//   - the context is checked every 256 lines, so a pass over a huge file stops
-//     promptly when its request is cancelled.
+//   - the context is checked every 256 lines and before each run SkipRuns
+//     passes over, so a pass over a huge file stops promptly when its
+//     request is cancelled.
 //
 // The slices returned by Bytes and Raw are valid until the next Scan.
 // Consumed and Marks describe the bytes up to the last line passed to Commit
