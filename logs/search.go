@@ -412,16 +412,16 @@ func (hc *hitCollector) result() SearchResult {
 // snapshot. q.Sessions is ignored: the combined pass searches everything.
 func (s *Store) SearchWhileReading(ctx context.Context, progress Progress, q SearchQuery, m *matcher) (*Snapshot, *SearchResult, error) {
 	hc := &hitCollector{limit: q.Limit, after: q.After}
-	var hook lineHook
 	searchers := hc.searchers(q, m)
 	var read fileStates[int64] // the bytes of each file's lines
-	hook = func(f *FileSummary, er transcript.EntryReader) {
-		ls := searchers.Get().(*lineSearcher)
-		n := read.of(f)
-		n.v += int64(len(er.Lines().Bytes())) + 1
-		read.keep(n)
-		ls.line(f, nil, er)
-		searchers.Put(ls)
+	hook := func(f *FileSummary) func(transcript.EntryReader) {
+		n := read.add(f)
+		return func(er transcript.EntryReader) {
+			*n += int64(len(er.Lines().Bytes())) + 1
+			ls := searchers.Get().(*lineSearcher)
+			ls.line(f, nil, er)
+			searchers.Put(ls)
+		}
 	}
 	snap, combined, err := s.snapshot(ctx, progress, hook)
 	if err != nil || !combined {

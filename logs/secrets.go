@@ -244,11 +244,12 @@ func (rs *ReadSecrets) file(f *FileSummary) (*fileSecrets, bool) {
 func (s *Store) ScanSecretsWhileReading(ctx context.Context, progress Progress, find func([]byte) []SecretMatch) (*Snapshot, *ReadSecrets, error) {
 	rs := &ReadSecrets{}
 	all := TimeRange{}
-	hook := func(f *FileSummary, er transcript.EntryReader) {
-		s := rs.files.of(f)
-		s.v.bytes += int64(len(er.Lines().Bytes())) + 1
-		s.v.findings = appendLineSecrets(s.v.findings, er, find, "", f.ModTime.UnixMilli(), all)
-		rs.files.keep(s)
+	hook := func(f *FileSummary) func(transcript.EntryReader) {
+		fs, mtime := rs.files.add(f), f.ModTime.UnixMilli()
+		return func(er transcript.EntryReader) {
+			fs.bytes += int64(len(er.Lines().Bytes())) + 1
+			fs.findings = appendLineSecrets(fs.findings, er, find, "", mtime, all)
+		}
 	}
 	snap, combined, err := s.snapshot(ctx, progress, hook)
 	if err != nil || !combined {

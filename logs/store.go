@@ -109,10 +109,12 @@ func (s *Store) Snapshot(ctx context.Context, progress Progress) (*Snapshot, err
 	return snap, err
 }
 
-// lineHook sees every line of every file a first look reads, as a separate
-// pass's reader of the file would (a torn or undecodable line too), before
-// the line is folded; calls for one file come from one goroutine, in order.
-type lineHook func(f *FileSummary, er transcript.EntryReader)
+// lineHook is called once for each file a first look reads, before its
+// first line, and the function it returns (nil: none) sees every line of
+// the file as a separate pass's reader of it would (a torn or undecodable
+// line too), before the line is folded, from one goroutine, in order. What
+// a pass keeps of each file lives in that function, found once per file.
+type lineHook func(f *FileSummary) func(er transcript.EntryReader)
 
 // snapshot is Snapshot with a hook run on each decoded line when this is the
 // store's first look (every file is read from its start); hooked reports

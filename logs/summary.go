@@ -537,9 +537,13 @@ func (f *FileSummary) scanFile(ctx context.Context, fi transcript.FileInfo, tail
 	if f.Offset > 0 {
 		lines.Resume(tail)
 	}
+	var seeLine func(transcript.EntryReader)
+	if hook != nil {
+		seeLine = hook(f)
+	}
 	for er.Scan() {
-		if hook != nil { // before the line is taken: the hook sees every line, a torn or undecodable one too
-			hook(f, er)
+		if seeLine != nil { // before the line is taken: the hook sees every line, a torn or undecodable one too
+			seeLine(er)
 		}
 		e, ok := er.Entry(0)
 		if !ok {
