@@ -44,14 +44,28 @@ type fastDecoder struct {
 
 	textBuf []byte // the borrowed texts of the current line
 	meta    *rawAgentMeta
+
+	// quotes is the line's transcript.QuoteIndex (empty for a value decoded
+	// on its own, or a line too short for it) and next the entry of the
+	// next string's opening quote: quoted takes a string's end from it.
+	quotes []uint32
+	next   int
 }
+
+// maxQuotesKept bounds the quote list a decoder keeps from one line to the
+// next (256 KB): a longer one, of a line of megabytes, is made for its line.
+const maxQuotesKept = 1 << 16
 
 // maxDepth bounds the nesting the fast path skips; deeper lines go to sonic.
 const maxDepth = 64
 
 // decode fills d.line and d.blocks from b; ok is false when sonic must decide.
 func (d *fastDecoder) decode(b []byte) bool {
-	d.b, d.i = b, 0
+	d.start(b)
+	if cap(d.quotes) > maxQuotesKept {
+		d.quotes = nil
+	}
+	d.quotes, _ = transcript.QuoteIndex(b, d.quotes)
 	d.line = rawLine{}
 	clear(d.blocks)
 	d.blocks = d.blocks[:0]
@@ -62,6 +76,12 @@ func (d *fastDecoder) decode(b []byte) bool {
 	}
 	d.ws()
 	return d.i == len(d.b)
+}
+
+// start sets the decoder at the start of b, with no quote list.
+func (d *fastDecoder) start(b []byte) {
+	d.b, d.i = b, 0
+	d.quotes, d.next = d.quotes[:0], 0
 }
 
 // objKind says which struct an object's members go into.
@@ -509,7 +529,8 @@ func (d *fastDecoder) float(dst *float64) bool {
 // must decide. It uses d's cursor, not its line: call it on a decoder of its
 // own.
 func (d *fastDecoder) toolInput(raw []byte, in *rawToolInput) bool {
-	d.b, d.i, d.in = raw, 0, in
+	d.start(raw)
+	d.in = in
 	*in = rawToolInput{}
 	d.ws()
 	if !d.object(kToolInput, 0) {
@@ -614,7 +635,8 @@ func (d *fastDecoder) todoField(key []byte, seen *uint64) bool {
 // agentMeta decodes a subagent's .meta.json; ok is false when sonic must
 // decide.
 func (d *fastDecoder) agentMeta(b []byte, m *rawAgentMeta) bool {
-	d.b, d.i, d.meta = b, 0, m
+	d.start(b)
+	d.meta = m
 	*m = rawAgentMeta{}
 	d.ws()
 	if !d.object(kAgentMeta, 0) {
@@ -638,7 +660,7 @@ func (d *fastDecoder) agentMetaField(key []byte, seen *uint64) bool {
 // blocks) into d.blocks, a string with escapes unquoted onto textBuf; ok is
 // false when sonic must decide. Like toolInput it needs a decoder of its own.
 func (d *fastDecoder) resultContent(raw []byte) bool {
-	d.b, d.i = raw, 0
+	d.start(raw)
 	clear(d.blocks)
 	d.blocks = d.blocks[:0]
 	d.ws()
@@ -707,7 +729,10 @@ func (d *fastDecoder) object(k objKind, depth int) bool {
 	}
 	var seen uint64
 	for {
-		key, esc, ok := d.quoted()
+		key, esc, ok := d.listed()
+		if !ok {
+			key, esc, ok = d.search()
+		}
 		if !ok || esc && k != kSkip { // sonic unescapes the keys it matches
 			return false
 		}
@@ -783,8 +808,35 @@ func (d *fastDecoder) null() bool {
 // quoted reads a string and returns its bytes between the quotes, and whether
 // they hold an escape. The closing quote is the first one not escaped: one
 // preceded by an even run of backslashes. Like sonic's skipping, it does not
-// look inside the string.
+// look inside the string. Its end comes from the quote list when the list
+// has it (listed), else from a search (search).
 func (d *fastDecoder) quoted() (s []byte, esc bool, ok bool) {
+	if s, esc, ok = d.listed(); ok {
+		return s, esc, true
+	}
+	return d.search()
+}
+
+// listed is quoted when the line's quote list has the string at d.i, and
+// ok false (nothing read) when it has not. The line's strings are met in
+// order, so the next entry of the list is this string's opening quote and
+// the one after it its closing quote; an entry that is not d.i (no list, or
+// a quote the list holds with a backslash before it, which only a line that
+// is not JSON has) leaves the string to search. Small enough to be inlined
+// where the decoder reads most strings: keys and skipped values.
+func (d *fastDecoder) listed() (s []byte, esc bool, ok bool) {
+	k := d.next
+	if k+1 >= len(d.quotes) || d.quotes[k] != uint32(d.i) {
+		return nil, false, false
+	}
+	e := d.quotes[k+1]
+	q := int(e & transcript.QuoteOffset)
+	s, d.i, d.next = d.b[d.i+1:q], q+1, k+2
+	return s, int32(e) < 0, true // QuoteEscaped
+}
+
+// search is quoted without the quote list.
+func (d *fastDecoder) search() (s []byte, esc bool, ok bool) {
 	if d.peek() != '"' {
 		return nil, false, false
 	}
@@ -961,7 +1013,10 @@ func (d *fastDecoder) raw(dst *[]byte) bool {
 func (d *fastDecoder) skip(depth int) bool {
 	switch c := d.peek(); {
 	case c == '"':
-		_, _, ok := d.quoted()
+		if _, _, ok := d.listed(); ok {
+			return true
+		}
+		_, _, ok := d.search()
 		return ok
 	case c == '{':
 		if depth >= maxDepth {

@@ -156,6 +156,39 @@ func TestFastLineShapes(t *testing.T) {
 	}
 }
 
+// TestFastLineQuoteList: lines long enough for a quote list (64 bytes or
+// more) where the decoder meets something other than the list's next
+// quote: a key that is not a string (the list's next entry is a later
+// string's), a quote after a backslash outside any string (escaped in the
+// list), a string no quote closes; and strings whose escapes sit at the
+// list's 64-byte block edges.
+func TestFastLineQuoteList(t *testing.T) {
+	pad := strings.Repeat("p", 70)
+	for _, tc := range []struct {
+		line     string
+		declined bool
+	}{
+		{`{1:2,"` + pad + `":3}`, true},
+		{`{"type":"user",` + pad + `:1}`, true},
+		{`{"type":"user","x":\"y","` + pad + `":1}`, true},
+		{`{"type":"user","` + pad + `":"open}`, true},
+		{`{"type":"user","message":{"content":"` + strings.Repeat("a", 26) + `\"` + strings.Repeat(`\\`, 20) + `\"b"},"x":"` + pad + `"}`, false},
+		{`{"type":"user","` + strings.Repeat("k", 44) + `\"k":1,"uuid":"u"}`, true}, // an escaped key: sonic decides
+		{`{"type":"user","uuid":"` + strings.Repeat("u", 39) + `\\","cwd":"` + pad + `"}`, false},
+	} {
+		if len(tc.line) < 64 {
+			t.Fatalf("%s: shorter than a block", tc.line)
+		}
+		fast, slow, fastOK, slowOK, dec := readBoth([]byte(tc.line))
+		if fastOK != slowOK || fast != slow {
+			t.Errorf("%s: fast ok=%v, sonic ok=%v\nfast:  %s\nsonic: %s", tc.line, fastOK, slowOK, fast, slow)
+		}
+		if dec != tc.declined {
+			t.Errorf("%s: declined %v, want %v", tc.line, dec, tc.declined)
+		}
+	}
+}
+
 // FuzzFastLine: whatever the line, the fast path and sonic give the same
 // entry, or the fast path declines and sonic decides.
 func FuzzFastLine(f *testing.F) {

@@ -12,7 +12,8 @@ import (
 // when no quote closes it (the flag is then meaningless). The closing quote is
 // the first one preceded by an even run of backslashes; the inside of the
 // string is not checked, as a JSON skipper does not check it. The line
-// decoders and the answer exit find strings this one way.
+// decoders and the answer exit find strings this way, or, for a whole
+// line at once, by QuoteIndex, which follows the same rule.
 //
 // On amd64 the string is walked a block of 64 bytes at a time, in assembly
 // (quoteScan): a block's quotes and backslashes become two bit masks, the

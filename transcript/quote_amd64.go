@@ -13,3 +13,11 @@ var quoteAVX2 = cpu.X86.HasAVX2
 //
 //go:noescape
 func quoteScan(b []byte, from int) (end int, saw bool)
+
+// quoteIndex is QuoteIndex's walk over blocks (see the assembly for its
+// contract); quoteIndexed says it is there.
+//
+//go:noescape
+func quoteIndex(b []byte, from int, state uint64, dst []uint32) (n int, next int, after uint64)
+
+const quoteIndexed = true

@@ -33,6 +33,51 @@ DATA quoteConsts<>+64(SB)/8, $0xaaaaaaaaaaaaaaaa
 DATA quoteConsts<>+72(SB)/8, $0x5555555555555555
 GLOBL quoteConsts<>(SB), RODATA|NOPTR, $80
 
+// QUOTE_MASKS_SSE2 sets AX and BX to the bits of the quotes and of the
+// backslashes among the 64 bytes at R11 (bit 0 for the first), X8 and X9
+// holding sixteen of each; it uses X0-X7, R10, R11 and R13.
+#define QUOTE_MASKS_SSE2 \
+	MOVOU 0(R11), X0; MOVOU 16(R11), X1; MOVOU 32(R11), X2; MOVOU 48(R11), X3; \
+	MOVOU X0, X4; MOVOU X1, X5; MOVOU X2, X6; MOVOU X3, X7; \
+	PCMPEQB X8, X0; PCMPEQB X8, X1; PCMPEQB X8, X2; PCMPEQB X8, X3; \
+	PCMPEQB X9, X4; PCMPEQB X9, X5; PCMPEQB X9, X6; PCMPEQB X9, X7; \
+	PMOVMSKB X0, AX; PMOVMSKB X1, R10; PMOVMSKB X2, R11; PMOVMSKB X3, R13; \
+	SHLQ $16, R10; SHLQ $32, R11; SHLQ $48, R13; \
+	ORQ R10, AX; ORQ R13, R11; ORQ R11, AX; \
+	PMOVMSKB X4, BX; PMOVMSKB X5, R10; PMOVMSKB X6, R11; PMOVMSKB X7, R13; \
+	SHLQ $16, R10; SHLQ $32, R11; SHLQ $48, R13; \
+	ORQ R10, BX; ORQ R13, R11; ORQ R11, BX
+
+// QUOTE_MASKS_AVX2 is QUOTE_MASKS_SSE2 with two 32-byte compares per byte
+// kind, Y8 and Y9 holding thirty-two of each; it uses Y0-Y5, R10 and R11.
+#define QUOTE_MASKS_AVX2 \
+	VMOVDQU 0(R11), Y0; VMOVDQU 32(R11), Y1; \
+	VPCMPEQB Y8, Y0, Y2; VPCMPEQB Y8, Y1, Y3; \
+	VPCMPEQB Y9, Y0, Y4; VPCMPEQB Y9, Y1, Y5; \
+	VPMOVMSKB Y2, AX; VPMOVMSKB Y3, R10; SHLQ $32, R10; ORQ R10, AX; \
+	VPMOVMSKB Y4, BX; VPMOVMSKB Y5, R11; SHLQ $32, R11; ORQ R11, BX
+
+// ESCAPED_POSITIONS turns BX, a block's backslash bits, into the bits of
+// the bytes a backslash escapes, R8 being 1 when the block's first byte is
+// escaped by a run before it, and sets R8 for the next block; it uses R10,
+// R11 (the bytes right after a backslash) and R12 (the runs that start on
+// an odd position). A backslash escaped from before escapes nothing.
+//
+// In a run of backslashes each escapes the next, so the positions a run
+// escapes alternate from its start: the odd positions after an even
+// start, the even ones after an odd start, up to the byte just past the
+// run. Adding each odd-start run's first bit to the backslash mask
+// carries through that run and lands past it, which flips the parity for
+// exactly those runs; a carry out of bit 63 is an odd-start run still
+// open at the block's end, escaping the next block's first byte.
+#define ESCAPED_POSITIONS \
+	MOVQ R8, R10; NOTQ R10; ANDQ R10, BX; \
+	MOVQ BX, R11; SHLQ $1, R11; ORQ R8, R11; \
+	MOVQ BX, R12; ANDQ quoteConsts<>+64(SB), R12; \
+	MOVQ R11, R10; NOTQ R10; ANDQ R10, R12; \
+	ADDQ R12, BX; SETCS R8B; MOVBQZX R8B, R8; \
+	SHLQ $1, BX; XORQ quoteConsts<>+72(SB), BX; ANDQ R11, BX
+
 TEXT ·quoteScan(SB), NOSPLIT, $0-41
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), CX
@@ -73,60 +118,12 @@ classify:
 	// One bit per byte that is a quote (AX) or a backslash (BX).
 	TESTQ DX, DX
 	JNZ  wide
-	MOVOU 0(R11), X0
-	MOVOU 16(R11), X1
-	MOVOU 32(R11), X2
-	MOVOU 48(R11), X3
-	MOVOU X0, X4
-	MOVOU X1, X5
-	MOVOU X2, X6
-	MOVOU X3, X7
-	PCMPEQB X8, X0
-	PCMPEQB X8, X1
-	PCMPEQB X8, X2
-	PCMPEQB X8, X3
-	PCMPEQB X9, X4
-	PCMPEQB X9, X5
-	PCMPEQB X9, X6
-	PCMPEQB X9, X7
-	PMOVMSKB X0, AX
-	PMOVMSKB X1, R10
-	PMOVMSKB X2, R11
-	PMOVMSKB X3, R13
-	SHLQ $16, R10
-	SHLQ $32, R11
-	SHLQ $48, R13
-	ORQ  R10, AX
-	ORQ  R13, R11
-	ORQ  R11, AX
-	PMOVMSKB X4, BX
-	PMOVMSKB X5, R10
-	PMOVMSKB X6, R11
-	PMOVMSKB X7, R13
-	SHLQ $16, R10
-	SHLQ $32, R11
-	SHLQ $48, R13
-	ORQ  R10, BX
-	ORQ  R13, R11
-	ORQ  R11, BX
+	QUOTE_MASKS_SSE2
 	JMP  classified
 
 wide:
 	// The same masks from two 32-byte halves.
-	VMOVDQU 0(R11), Y0
-	VMOVDQU 32(R11), Y1
-	VPCMPEQB Y8, Y0, Y2
-	VPCMPEQB Y8, Y1, Y3
-	VPCMPEQB Y9, Y0, Y4
-	VPCMPEQB Y9, Y1, Y5
-	VPMOVMSKB Y2, AX
-	VPMOVMSKB Y3, R10
-	SHLQ $32, R10
-	ORQ  R10, AX
-	VPMOVMSKB Y4, BX
-	VPMOVMSKB Y5, R11
-	SHLQ $32, R11
-	ORQ  R11, BX
+	QUOTE_MASKS_AVX2
 
 classified:
 	// The last block's bits for bytes walked before go.
@@ -149,32 +146,8 @@ masks:
 	JMP  block
 
 escapes:
-	// In a run of backslashes each escapes the next, so the positions a
-	// run escapes alternate from its start: the odd positions after an
-	// even start, the even ones after an odd start, up to the byte just
-	// past the run. Adding each odd-start run's first bit to the backslash
-	// mask carries through that run and lands past it, which flips the
-	// parity for exactly those runs; a carry out of bit 63 is an odd-start
-	// run still open at the block's end, escaping the next block's first
-	// byte.
 	MOVQ BX, R13          // R13: the block's backslashes, for saw
-	MOVQ R8, R10
-	NOTQ R10
-	ANDQ R10, BX          // a backslash escaped from before escapes nothing
-	MOVQ BX, R11
-	SHLQ $1, R11
-	ORQ  R8, R11          // R11: follows, the bytes right after a backslash
-	MOVQ BX, R12
-	ANDQ quoteConsts<>+64(SB), R12
-	MOVQ R11, R10
-	NOTQ R10
-	ANDQ R10, R12         // R12: runs starting on an odd position
-	ADDQ R12, BX          // BX: the sum; CF: carry into the next block
-	SETCS R8B
-	MOVBQZX R8B, R8
-	SHLQ $1, BX
-	XORQ quoteConsts<>+72(SB), BX
-	ANDQ R11, BX          // BX: the escaped positions
+	ESCAPED_POSITIONS
 	NOTQ BX
 	ANDQ BX, AX           // AX: quotes not escaped
 	JNZ  escapedfound
@@ -235,4 +208,138 @@ backslash:
 bytefound:
 	MOVQ DI, end+32(FP)
 	MOVB R9B, saw+40(FP)
+	RET
+
+// func quoteIndex(b []byte, from int, state uint64, dst []uint32) (n int, next int, after uint64)
+//
+// Writes to dst, from its first element, the offset of every quote of b at
+// or after from that no backslash escapes, bit 31 set when a backslash
+// stands between it and the quote before it written (or the start of the
+// walk); see QuoteIndex in quoteindex.go. b is 64 bytes or longer and from
+// a multiple of 64; the walk goes 64 bytes at a time, the last bytes as
+// the block that ends b (as quoteScan's), and stops before a block when
+// dst has room for fewer than 64 more: n is how many it wrote, next where
+// it stopped (len(b) at the end), after the state to go on from. state:
+// bit 0 when the byte at from is escaped by a run before it, bit 1 when a
+// backslash came after the last quote written.
+//
+// Which quotes have a backslash before them, for a whole block at once:
+// in the block's bits, the bytes that are not quotes plus the backslashes
+// (and the one before the block, as a carry) carry into the quote that
+// ends each stretch holding a backslash, and into no other quote; a carry
+// out of the block is a backslash after its last quote. Registers:
+//   SI b, DI the offset of the block's first byte to look at, DX n
+//   X8, X9 (Y8, Y9) sixteen (thirty-two) quotes and backslashes
+//   AX quote mask, BX backslash mask of the block, bit 0 for offset DI
+//   R8 the escape carry (state bit 0), R9 saw (state bit 1)
+//   R13 the block's backslashes as read, R10 the quotes after a backslash
+//   R11 R12 CX scratch; dst_cap+56(FP) is made the most n may be before a
+//   block (cap(dst) - 64).
+TEXT ·quoteIndex(SB), NOSPLIT, $0-88
+	MOVQ b_base+0(FP), SI
+	MOVQ from+24(FP), DI
+	MOVQ state+32(FP), R8
+	MOVQ R8, R9
+	ANDQ $1, R8
+	SHRQ $1, R9
+	ANDQ $1, R9
+	XORQ DX, DX
+	SUBQ $64, dst_cap+56(FP)
+	CMPB ·quoteAVX2(SB), $0
+	JNE  iwideconsts
+	MOVOU quoteConsts<>+0(SB), X8
+	MOVOU quoteConsts<>+32(SB), X9
+	JMP  iblock
+
+iwideconsts:
+	VMOVDQU quoteConsts<>+0(SB), Y8
+	VMOVDQU quoteConsts<>+32(SB), Y9
+
+iblock:
+	MOVQ b_len+8(FP), R10
+	SUBQ DI, R10          // R10: the bytes left
+	JLE  iend
+	CMPQ DX, dst_cap+56(FP)
+	JG   iout             // no room for a block's quotes: stop here
+	LEAQ (SI)(DI*1), R11
+	XORQ R12, R12
+	CMPQ R10, $64
+	JGE  iclassify
+	MOVQ b_len+8(FP), R11
+	LEAQ -64(SI)(R11*1), R11
+	MOVQ $64, R12
+	SUBQ R10, R12         // R12: the last block's first bytes, walked before
+
+iclassify:
+	CMPB ·quoteAVX2(SB), $0
+	JNE  iwide
+	QUOTE_MASKS_SSE2
+	JMP  iclassified
+
+iwide:
+	QUOTE_MASKS_AVX2
+
+iclassified:
+	// The last block's bits for bytes walked before go.
+	TESTQ R12, R12
+	JZ   imasks
+	MOVQ R12, CX
+	SHRQ CX, AX
+	SHRQ CX, BX
+
+imasks:
+	MOVQ BX, R13          // R13: the block's backslashes
+	MOVQ BX, R10
+	ORQ  R8, R10
+	JZ   iquotes          // no backslash in or before the block: no quote escaped
+	// The escaped positions, as quoteScan finds them.
+	ESCAPED_POSITIONS
+	NOTQ BX
+	ANDQ BX, AX           // AX: quotes not escaped
+
+iquotes:
+	// R10: the quotes after a backslash; R9: saw, for the next block.
+	MOVQ AX, R10
+	NOTQ R10
+	BTQ  $0, R9
+	ADCQ R13, R10
+	SETCS R9B
+	MOVBQZX R9B, R9
+	ANDQ AX, R10
+	TESTQ AX, AX
+	JZ   inext
+	MOVQ dst_base+40(FP), R11
+
+iquote:
+	BSFQ AX, CX
+	LEAQ (DI)(CX*1), BX
+	BTQ  CX, R10
+	JCC  iput
+	ORL  $0x80000000, BX
+
+iput:
+	MOVL BX, (R11)(DX*4)
+	INCQ DX
+	LEAQ -1(AX), CX
+	ANDQ CX, AX
+	JNZ  iquote
+
+inext:
+	ADDQ $64, DI
+	JMP  iblock
+
+iend:
+	MOVQ b_len+8(FP), DI
+
+iout:
+	MOVQ DX, n+64(FP)
+	MOVQ DI, next+72(FP)
+	SHLQ $1, R9
+	ORQ  R9, R8
+	MOVQ R8, after+80(FP)
+	CMPB ·quoteAVX2(SB), $0
+	JE   iret
+	VZEROUPPER
+
+iret:
 	RET

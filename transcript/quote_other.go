@@ -7,3 +7,10 @@ func quoteScan(b []byte, from int) (int, bool) { return closingFrom(b, from-1, f
 
 // quoteAVX2 is never set here; the tests of the amd64 classifier read it.
 var quoteAVX2 = false
+
+// quoteIndexed: no block walk of QuoteIndex's is written here.
+const quoteIndexed = false
+
+func quoteIndex(b []byte, from int, state uint64, dst []uint32) (n int, next int, after uint64) {
+	panic("quoteIndex without a block walk")
+}
