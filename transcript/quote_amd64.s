@@ -234,7 +234,7 @@ bytefound:
 //   R8 the escape carry (state bit 0), R9 saw (state bit 1)
 //   R13 the block's backslashes as read, R10 the quotes after a backslash
 //   R11 R12 CX scratch; dst_cap+56(FP) is made the most n may be before a
-//   block (cap(dst) - 64).
+//   block (cap(dst) - 64), from+24(FP) the last offset of a whole block.
 TEXT ·quoteIndex(SB), NOSPLIT, $0-88
 	MOVQ b_base+0(FP), SI
 	MOVQ from+24(FP), DI
@@ -245,6 +245,9 @@ TEXT ·quoteIndex(SB), NOSPLIT, $0-88
 	ANDQ $1, R9
 	XORQ DX, DX
 	SUBQ $64, dst_cap+56(FP)
+	MOVQ b_len+8(FP), R10
+	SUBQ $64, R10
+	MOVQ R10, from+24(FP) // from+24(FP): the last offset a whole block starts at
 	CMPB ·quoteAVX2(SB), $0
 	JNE  iwideconsts
 	MOVOU quoteConsts<>+0(SB), X8
@@ -256,36 +259,42 @@ iwideconsts:
 	VMOVDQU quoteConsts<>+32(SB), Y9
 
 iblock:
-	MOVQ b_len+8(FP), R10
-	SUBQ DI, R10          // R10: the bytes left
-	JLE  iend
+	CMPQ DI, from+24(FP)
+	JG   ilast            // fewer than 64 bytes left
 	CMPQ DX, dst_cap+56(FP)
 	JG   iout             // no room for a block's quotes: stop here
 	LEAQ (SI)(DI*1), R11
-	XORQ R12, R12
-	CMPQ R10, $64
-	JGE  iclassify
-	MOVQ b_len+8(FP), R11
-	LEAQ -64(SI)(R11*1), R11
-	MOVQ $64, R12
-	SUBQ R10, R12         // R12: the last block's first bytes, walked before
-
-iclassify:
 	CMPB ·quoteAVX2(SB), $0
 	JNE  iwide
 	QUOTE_MASKS_SSE2
-	JMP  iclassified
+	JMP  imasks
+
+ilast:
+	// The block that ends b, its bits for bytes walked before shifted out.
+	MOVQ b_len+8(FP), R12
+	SUBQ DI, R12
+	JLE  iend
+	CMPQ DX, dst_cap+56(FP)
+	JG   iout
+	MOVQ b_len+8(FP), R11
+	LEAQ -64(SI)(R11*1), R11
+	CMPB ·quoteAVX2(SB), $0
+	JNE  ilastwide
+	QUOTE_MASKS_SSE2
+	JMP  ilastshift
+
+ilastwide:
+	QUOTE_MASKS_AVX2
+
+ilastshift:
+	MOVQ $64, CX
+	SUBQ R12, CX
+	SHRQ CX, AX
+	SHRQ CX, BX
+	JMP  imasks
 
 iwide:
 	QUOTE_MASKS_AVX2
-
-iclassified:
-	// The last block's bits for bytes walked before go.
-	TESTQ R12, R12
-	JZ   imasks
-	MOVQ R12, CX
-	SHRQ CX, AX
-	SHRQ CX, BX
 
 imasks:
 	MOVQ BX, R13          // R13: the block's backslashes
