@@ -210,6 +210,15 @@ bytefound:
 	MOVB R9B, saw+40(FP)
 	RET
 
+// QUOTE_PUT writes the offset of AX's lowest quote (DI + its bit) as
+// entry DX + off/4 of dst (R11), and clears that bit: with AX zero, an
+// offset past the block, which is never read.
+#define QUOTE_PUT(off) \
+	TZCNTQ AX, CX             \
+	LEAQ   (DI)(CX*1), BX     \
+	MOVL   BX, off(R11)(DX*4) \
+	BLSRQ  AX, AX
+
 // func quoteIndex(b []byte, from int, state uint64, dst []uint32) (n int, next int, after uint64)
 //
 // Writes to dst, from its first element, the offset of every quote of b at
@@ -318,6 +327,44 @@ iquotes:
 	TESTQ AX, AX
 	JZ   inext
 	MOVQ dst_base+40(FP), R11
+	CMPB ·quoteBatch(SB), $0
+	JE   iquote
+	// Eight quotes a turn, up to the next multiple of eight after the
+	// block's: the room for 64 holds the extra, which the next block or
+	// no one reads. R12: n after the block, R13 the block's quotes.
+	POPCNTQ AX, R12
+	ADDQ DX, R12
+	MOVQ AX, R13
+
+iput8:
+	QUOTE_PUT(0)
+	QUOTE_PUT(4)
+	QUOTE_PUT(8)
+	QUOTE_PUT(12)
+	QUOTE_PUT(16)
+	QUOTE_PUT(20)
+	QUOTE_PUT(24)
+	QUOTE_PUT(28)
+	ADDQ $8, DX
+	CMPQ DX, R12
+	JB   iput8
+	MOVQ R12, DX
+	TESTQ R10, R10
+	JZ   inext
+
+iflag:
+	// A quote after a backslash is entry n - (the block's quotes at or
+	// after it).
+	TZCNTQ R10, CX
+	MOVQ R13, BX
+	SHRQ CX, BX
+	POPCNTQ BX, BX
+	MOVQ DX, CX
+	SUBQ BX, CX
+	ORL  $0x80000000, (R11)(CX*4)
+	BLSRQ R10, R10
+	JNZ  iflag
+	JMP  inext
 
 iquote:
 	BSFQ AX, CX

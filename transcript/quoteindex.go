@@ -12,6 +12,8 @@ import "slices"
 // that meets a string at the next listed offset can take its end from the
 // list instead of searching for it.
 //
+// It may write past the entries it appends, within dst's capacity.
+//
 // ok is false, and dst is returned as it is, where no block walk is written
 // (all but amd64) or b is shorter than a block (64 bytes) or too long for
 // its offsets to fit QuoteOffset: a caller then searches each string.

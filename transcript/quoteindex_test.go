@@ -35,7 +35,8 @@ func quoteIndexModel(b []byte) []uint32 {
 // by quotes that a read past its end would count; after a list already
 // holding entries and in a list of every small capacity, so that the walk
 // stops and goes on at block edges; where the processor has AVX2, with its
-// classifier and without.
+// classifier and without, and where it has BMI1 and POPCNT, with the
+// writes eight at a time and without.
 func TestQuoteIndex(t *testing.T) {
 	if !quoteIndexed {
 		if _, ok := QuoteIndex(make([]byte, 100), nil); ok {
@@ -43,11 +44,12 @@ func TestQuoteIndex(t *testing.T) {
 		}
 		t.Skip("no block walk on this platform")
 	}
-	wide := quoteAVX2
-	t.Cleanup(func() { quoteAVX2 = wide })
+	wide, batch := quoteAVX2, quoteBatch
+	t.Cleanup(func() { quoteAVX2, quoteBatch = wide, batch })
 	rng := rand.New(rand.NewPCG(3, 4))
 	alphabet := []byte{'"', '\\', 'a', '\\', 'n', '\\'}
-	for _, quoteAVX2 = range []bool{false, wide} {
+	for v := range 4 {
+		quoteAVX2, quoteBatch = v&1 != 0 && wide, v&2 != 0 && batch
 		for n := 0; n < 50000; n++ {
 			// The line's bytes, and quotes after them that a read past
 			// its end would see.
