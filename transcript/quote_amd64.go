@@ -7,11 +7,12 @@ import "golang.org/x/sys/cpu"
 // (which every amd64 processor has). The assembly reads it.
 var quoteAVX2 = cpu.X86.HasAVX2
 
-// quoteBatch: where the processor also has BMI1 and POPCNT (every one with
-// AVX2 has), quoteIndex writes a block's quotes eight at a time without a
-// test between them, instead of one a turn of a loop whose end is hard to
-// foretell; the few after a backslash are flagged afterwards.
-var quoteBatch = cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasPOPCNT
+// quoteBatch: where the processor has BMI1 and POPCNT (all but the oldest
+// amd64 ones; every one with AVX2), quoteIndex writes a block's quotes
+// eight at a time without a test between them, instead of one a turn of a
+// loop whose end is hard to foretell; the few after a backslash are
+// flagged afterwards.
+var quoteBatch = cpu.X86.HasBMI1 && cpu.X86.HasPOPCNT
 
 // quoteScan is ClosingQuote's search from b[from] on, b[from-1] being the
 // opening quote: the index of the first quote not escaped, or -1, and
