@@ -2,10 +2,12 @@ package logs
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -78,6 +80,7 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		size int64
 	}
 	var jobs []job
+	var listed []*Session // the sessions whose folder of spilled outputs is listed
 	for _, s := range q.Sessions {
 		if !q.Range.Overlaps(s.Start, s.End) {
 			continue
@@ -86,28 +89,39 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		for _, f := range files {
 			jobs = append(jobs, job{s: s, f: f, path: f.Path, size: f.Size})
 		}
-		if len(files) == 0 {
-			continue
-		}
-		f := files[0]
-		dir := f.agent.SpillDir(&f.File)
-		if dir == "" {
-			continue
-		}
-		if entries, err := f.Root.ReadDir(dir); err == nil {
-			for _, e := range entries {
-				if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".txt") {
-					var size int64
-					if info, err := e.Info(); err == nil {
-						size = info.Size()
-					}
-					jobs = append(jobs, job{s: s, f: f, path: filepath.Join(dir, e.Name()), txt: true, size: size})
-				}
-			}
+		if len(files) > 0 {
+			listed = append(listed, s)
 		}
 	}
+	// The folders are listed side by side: most are not there, and each
+	// look is a few system calls, thousands in a history.
+	spills := make([][]job, len(listed))
+	parallel(ctx, len(listed), func(i int) {
+		s := listed[i]
+		f := s.Files()[0]
+		dir := f.agent.SpillDir(&f.File)
+		if dir == "" {
+			return
+		}
+		entries, err := f.Root.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".txt") {
+				var size int64
+				if info, err := e.Info(); err == nil {
+					size = info.Size()
+				}
+				spills[i] = append(spills[i], job{s: s, f: f, path: filepath.Join(dir, e.Name()), txt: true, size: size})
+			}
+		}
+	})
+	for _, js := range spills {
+		jobs = append(jobs, js...)
+	}
 	// Largest first, so that no big file is left to one worker at the end.
-	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].size > jobs[j].size })
+	slices.SortStableFunc(jobs, func(a, b job) int { return cmp.Compare(b.size, a.size) })
 	var (
 		mu      sync.Mutex
 		res     SecretScan
@@ -261,6 +275,9 @@ func (s *Store) ScanSecretsWhileReading(ctx context.Context, progress Progress, 
 // inRange is the findings of f, the file of this scan, in rng, of session
 // s, placed in f.
 func (fs *fileSecrets) inRange(s *Session, f *FileSummary, rng TimeRange) []SecretFinding {
+	if len(fs.findings) == 0 {
+		return nil
+	}
 	var out []SecretFinding
 	rel := relPath(f.Root.Path, f.Path)
 	for _, x := range fs.findings {

@@ -93,13 +93,22 @@ func SearchTranscripts(d Deps) Spec {
 				if snap, res, err = d.Store.SearchWhileReading(ctx, progressFrom(ctx), q, m); err != nil {
 					return SearchOut{}, err
 				}
-				q.Sessions = snap.Sessions
-			}
-			if res == nil {
+				if res == nil {
+					// A warm store: that look's snapshot is every session's,
+					// searched with the range as scope would give it from
+					// the time the look ended; no second look.
+					q.Sessions = snap.Sessions
+					if q.Range, err = logs.ParseTimeRange(a.Since, a.Until, snap.Now(), snap.Config().Location); err != nil {
+						return SearchOut{}, err
+					}
+				}
+			} else {
 				if snap, q.Sessions, q.Range, err = d.scope(ctx, a.Session, a.Repo, a.Since, a.Until); err != nil {
 					return SearchOut{}, err
 				}
 				q.Sessions = a.filter(q.Sessions)
+			}
+			if res == nil {
 				r, err := snap.Search(ctx, q, m)
 				if err != nil {
 					return SearchOut{}, err

@@ -83,25 +83,37 @@ func ScanSecrets(d Deps) Spec {
 			if err := logs.CheckAgent(a.Agent); err != nil {
 				return ScanSecretsOut{}, err
 			}
-			var read *logs.ReadSecrets
+			var (
+				read     *logs.ReadSecrets
+				snap     *logs.Snapshot
+				sessions []*logs.Session
+				tr       logs.TimeRange
+				err      error
+			)
 			if a.Session == "" && a.Repo == "" && a.Agent == "" && a.Machine == "" {
 				// Unfiltered: on a cold store, scan the lines while reading
 				// the files for their summaries, so each file is read once.
-				// A bad since is an error before any file is read.
+				// A bad since is an error before any file is read. The
+				// snapshot of that look is every session's, as it is for a
+				// warm store: no second look.
 				cfg := d.Store.Config()
-				if _, err := logs.ParseTimeRange(a.Since, "", cfg.Now(), cfg.Location); err != nil {
+				if _, err = logs.ParseTimeRange(a.Since, "", cfg.Now(), cfg.Location); err != nil {
 					return ScanSecretsOut{}, err
 				}
-				var err error
-				if _, read, err = d.Store.ScanSecretsWhileReading(ctx, progressFrom(ctx), findLineSecrets); err != nil {
+				if snap, read, err = d.Store.ScanSecretsWhileReading(ctx, progressFrom(ctx), findLineSecrets); err != nil {
 					return ScanSecretsOut{}, err
 				}
+				// The range as scope would give it, from the time the read ended.
+				if tr, err = logs.ParseTimeRange(a.Since, "", snap.Now(), snap.Config().Location); err != nil {
+					return ScanSecretsOut{}, err
+				}
+				sessions = snap.Sessions
+			} else {
+				if snap, sessions, tr, err = d.scope(ctx, a.Session, a.Repo, a.Since, ""); err != nil {
+					return ScanSecretsOut{}, err
+				}
+				sessions = a.filter(sessions)
 			}
-			snap, sessions, tr, err := d.scope(ctx, a.Session, a.Repo, a.Since, "")
-			if err != nil {
-				return ScanSecretsOut{}, err
-			}
-			sessions = a.filter(sessions)
 			scan, err := snap.ScanSecrets(ctx, logs.SecretQuery{Sessions: sessions, Range: tr, FindLine: findLineSecrets, FindText: findTextSecrets,
 				MayLine: redact.MayHoldJSON, Reach: redact.JSONReach, Read: read})
 			if err != nil {
