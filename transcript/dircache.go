@@ -88,11 +88,12 @@ func (c *DirCache) Prefetch(dirs ...string) {
 		go func() {
 			c.slots <- struct{}{}
 			defer func() { <-c.slots; close(la.done) }()
-			if link, err := isSymlink(dir); err != nil || link {
+			st, link, err := Lstat(dir) // not a symlink: what Stat would read
+			if err != nil || link {
 				la.skip = true // a symlink is followed only once the walk admits it: List looks itself
 				return
 			}
-			la.st = Stat(dir)
+			la.st = st
 			if la.st.Dir && (!ok || cached.mtime != la.st.ModTime.UnixNano()) {
 				la.des, _ = os.ReadDir(dir)
 				la.read = true
