@@ -80,7 +80,13 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 		size int64
 	}
 	var jobs []job
-	var listed []*Session // the sessions whose folder of spilled outputs is listed
+	// The sessions whose folder of spilled outputs is listed, each with its
+	// first file, which names the folder.
+	type owner struct {
+		s *Session
+		f *FileSummary
+	}
+	var listed []owner
 	for _, s := range q.Sessions {
 		if !q.Range.Overlaps(s.Start, s.End) {
 			continue
@@ -90,15 +96,14 @@ func (snap *Snapshot) ScanSecrets(ctx context.Context, q SecretQuery) (SecretSca
 			jobs = append(jobs, job{s: s, f: f, path: f.Path, size: f.Size})
 		}
 		if len(files) > 0 {
-			listed = append(listed, s)
+			listed = append(listed, owner{s, files[0]})
 		}
 	}
 	// The folders are listed side by side: most are not there, and each
 	// look is a few system calls, thousands in a history.
 	spills := make([][]job, len(listed))
 	parallel(ctx, len(listed), func(i int) {
-		s := listed[i]
-		f := s.Files()[0]
+		s, f := listed[i].s, listed[i].f
 		dir := f.agent.SpillDir(&f.File)
 		if dir == "" {
 			return

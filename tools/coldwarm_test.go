@@ -1,7 +1,7 @@
 package tools
 
 import (
-	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -17,30 +17,8 @@ func TestScanSecretsColdAnswersAsWarm(t *testing.T) {
 		if since != "" {
 			args = `{"max_findings":1000,"since":"` + since + `"}`
 		}
-		_, store := fixtureStore(t)
-		specs := map[string]Spec{}
-		for _, s := range All(Deps{Store: store}) {
-			specs[s.Tool.Name] = s
-		}
-		cold, err := callJSON(t, specs, "scan_secrets", args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		warm, err := callJSON(t, specs, "scan_secrets", args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a, b := jsonString(t, cold), jsonString(t, warm); a != b {
-			t.Errorf("since %q: the cold scan answered\n%s\nthe warm one\n%s", since, a, b)
-		}
-		narrowed, err := callJSON(t, specs, "scan_secrets", args[:len(args)-1]+`,"agent":"claude-code"}`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a, b := jsonString(t, cold), jsonString(t, narrowed); a != b {
-			t.Errorf("since %q: the cold scan answered\n%s\nthe one narrowed to claude-code\n%s", since, a, b)
-		}
-		summary := cold["summary"].(map[string]any)
+		answers := coldWarmNarrowed(t, "scan_secrets", args)
+		summary := answers[0]["summary"].(map[string]any)
 		t.Logf("since %q: %v findings in %v files", since, summary["findings"], summary["files_scanned"])
 		if since == "" && summary["findings"].(float64) == 0 {
 			t.Fatal("the fixture's scan finds nothing: the comparison says nothing")
@@ -56,39 +34,32 @@ func TestScanSecretsColdAnswersAsWarm(t *testing.T) {
 // its one look, a narrowed one goes through scope.
 func TestSearchColdAnswersAsWarm(t *testing.T) {
 	for _, window := range []string{``, `,"since":"2026-11-29"`, `,"since":"30d","until":"2026-11-29T12:00:00Z"`, `,"until":"2020-01-01"`} {
-		args := `{"query":"the","limit":200` + window + `}`
-		_, store := fixtureStore(t)
-		specs := map[string]Spec{}
-		for _, s := range All(Deps{Store: store}) {
-			specs[s.Tool.Name] = s
-		}
-		var answers []string
-		for _, a := range []string{args, args, args[:len(args)-1] + `,"agent":"claude-code"}`} {
-			out, err := callJSON(t, specs, "search_transcripts", a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			answers = append(answers, jsonString(t, out))
-			if len(answers) == 1 {
-				t.Logf("%s: %v matches", window, out["total_matches"])
-				if window == `` && out["total_matches"].(float64) < 10 {
-					t.Fatalf("the fixture's search finds %v: the comparison says little", out["total_matches"])
-				}
-			}
-		}
-		for i, name := range []string{"", "warm", "narrowed to claude-code"} {
-			if i > 0 && answers[i] != answers[0] {
-				t.Errorf("%s: the cold search answered\n%s\nthe %s one\n%s", window, answers[0], name, answers[i])
-			}
+		answers := coldWarmNarrowed(t, "search_transcripts", `{"query":"the","limit":200`+window+`}`)
+		t.Logf("%s: %v matches", window, answers[0]["total_matches"])
+		if window == `` && answers[0]["total_matches"].(float64) < 10 {
+			t.Fatalf("the fixture's search finds %v: the comparison says little", answers[0]["total_matches"])
 		}
 	}
 }
 
-func jsonString(t *testing.T, v any) string {
+// coldWarmNarrowed asks tool with args (a JSON object) of a fresh fixture
+// store, then again, then narrowed to agent claude-code, fails unless the
+// three answers are equal, and returns them.
+func coldWarmNarrowed(t *testing.T, tool, args string) []map[string]any {
 	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
+	_, _, specs := fixtureSpecs(t)
+	var answers []map[string]any
+	for _, a := range []string{args, args, args[:len(args)-1] + `,"agent":"claude-code"}`} {
+		out, err := callJSON(t, specs, tool, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers = append(answers, out)
 	}
-	return string(b)
+	for i, name := range []string{"", "warm", "narrowed to claude-code"} {
+		if i > 0 && !reflect.DeepEqual(answers[i], answers[0]) {
+			t.Errorf("%s %s: the cold store answered\n%v\nthe %s one\n%v", tool, args, answers[0], name, answers[i])
+		}
+	}
+	return answers
 }

@@ -38,8 +38,13 @@ func (d Deps) window(ctx context.Context, since, until string) (*logs.Snapshot, 
 	if err != nil {
 		return nil, logs.TimeRange{}, err
 	}
-	tr, err := logs.ParseTimeRange(since, until, snap.Now(), snap.Config().Location)
+	tr, err := rangeAt(snap, since, until)
 	return snap, tr, err
+}
+
+// rangeAt parses a since/until pair against snap's clock and time zone.
+func rangeAt(snap *logs.Snapshot, since, until string) (logs.TimeRange, error) {
+	return logs.ParseTimeRange(since, until, snap.Now(), snap.Config().Location)
 }
 
 // resolve refreshes the snapshot and resolves a session argument.

@@ -98,7 +98,7 @@ func SearchTranscripts(d Deps) Spec {
 					// searched with the range as scope would give it from
 					// the time the look ended; no second look.
 					q.Sessions = snap.Sessions
-					if q.Range, err = logs.ParseTimeRange(a.Since, a.Until, snap.Now(), snap.Config().Location); err != nil {
+					if q.Range, err = rangeAt(snap, a.Since, a.Until); err != nil {
 						return SearchOut{}, err
 					}
 				}

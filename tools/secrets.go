@@ -104,7 +104,7 @@ func ScanSecrets(d Deps) Spec {
 					return ScanSecretsOut{}, err
 				}
 				// The range as scope would give it, from the time the read ended.
-				if tr, err = logs.ParseTimeRange(a.Since, "", snap.Now(), snap.Config().Location); err != nil {
+				if tr, err = rangeAt(snap, a.Since, ""); err != nil {
 					return ScanSecretsOut{}, err
 				}
 				sessions = snap.Sessions

@@ -18,3 +18,10 @@ type FileInfo struct {
 
 // Exists reports whether the path was a regular file or a directory.
 func (fi FileInfo) Exists() bool { return fi.Regular || fi.Dir }
+
+// isSymlink reports whether path is a symlink, not following it (Inside
+// asks it of every element of every path it checks); err is the lstat's.
+func isSymlink(path string) (bool, error) {
+	_, link, err := Lstat(path)
+	return link, err
+}

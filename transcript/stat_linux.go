@@ -44,14 +44,3 @@ func infoOf(st *syscall.Stat_t) FileInfo {
 	}
 	return fi
 }
-
-// isSymlink reports whether path is a symlink, not following it, without
-// allocating a FileInfo (Inside asks it of every element of every path it
-// checks); err is the lstat's.
-func isSymlink(path string) (bool, error) {
-	var st syscall.Stat_t
-	if err := syscall.Lstat(path, &st); err != nil {
-		return false, err
-	}
-	return st.Mode&syscall.S_IFMT == syscall.S_IFLNK, nil
-}

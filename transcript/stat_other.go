@@ -35,12 +35,3 @@ func infoOf(st os.FileInfo) FileInfo {
 	}
 	return fi
 }
-
-// isSymlink reports whether path is a symlink, not following it.
-func isSymlink(path string) (bool, error) {
-	st, err := os.Lstat(path)
-	if err != nil {
-		return false, err
-	}
-	return st.Mode()&os.ModeSymlink != 0, nil
-}
